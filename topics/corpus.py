@@ -1,0 +1,309 @@
+"""Read paper lists and tables into one validated corpus frame.
+
+A *corpus* is a :class:`pandas.DataFrame` with one row per abstract and the columns
+:data:`CORPUS_COLUMNS` (other columns from a table are kept after them):
+
+========== ==========================================================================
+doc_id     stable identifier: the table's ``id`` if given, else ``"h" + text_hash``
+venue      e.g. ``"ICLR"`` (empty string where unknown)
+year       integer year
+title      paper title, empty string where unknown
+abstract   the abstract exactly as read (whitespace-trimmed)
+source     the file name the row came from
+position   1-based paragraph number (text files) or row number (tables)
+========== ==========================================================================
+
+Supported inputs
+----------------
+* Paper-list text files (``.txt``): the first non-empty line is a header that
+  names the venue and year, in English or Chinese ("ICLR 2025 Papers",
+  "ICLR 2025 论文列表"); then one abstract per paragraph, paragraphs separated by blank
+  lines. CRLF line ends, a byte-order mark, trailing spaces and runs of blank lines are
+  accepted.
+* Tables: CSV (``.csv``, ``.csv.gz``), JSON Lines (``.jsonl``, ``.ndjson``, optionally
+  ``.gz``) and Parquet (``.parquet``, ``.pq``) with an ``abstract`` and a ``year``
+  column; ``title``, ``venue`` and ``id`` are optional.
+* A folder: every supported file inside it (not recursive), in name order.
+
+Every problem with an input raises :class:`CorpusError` whose message names the file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import re
+from collections.abc import Iterable
+from os import PathLike
+from pathlib import Path
+
+import pandas as pd
+
+from topics.text import normalize_whitespace, text_hash
+
+__all__ = ["CORPUS_COLUMNS", "CorpusError", "read_corpus", "read_paper_list", "read_table"]
+
+logger = logging.getLogger(__name__)
+
+CORPUS_COLUMNS = ["doc_id", "venue", "year", "title", "abstract", "source", "position"]
+
+TEXT_SUFFIXES = (".txt",)
+CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv")
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES + CSV_SUFFIXES + JSONL_SUFFIXES + PARQUET_SUFFIXES
+
+# "ICLR 2025 Papers", "ICLR 2025 论文列表", "NeurIPS 2023 accepted papers", "2024 ICML".
+_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
+_VENUE = re.compile(r"[A-Za-z][A-Za-z0-9&\-]*")
+_HEADER_WORDS = {"papers", "paper", "list", "accepted", "abstracts", "abstract", "of", "the"}
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+PathLikeStr = str | PathLike[str]
+
+
+class CorpusError(ValueError):
+    """An input file cannot be read as a corpus; the message names the file and the fix."""
+
+
+def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool = True) -> pd.DataFrame:
+    """Read one or more files or folders into one validated corpus frame.
+
+    Parameters
+    ----------
+    paths
+        A file, a folder, or a list of them. Folders contribute every supported file
+        they hold directly, in name order.
+    deduplicate
+        Keep only the first occurrence of an abstract that occurs more than once (after
+        whitespace normalisation); each dropped copy is logged as a warning.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The corpus: columns :data:`CORPUS_COLUMNS` then any extra table columns, one
+        row per abstract, in input order, with a fresh ``RangeIndex``.
+    """
+    if isinstance(paths, (str, PathLike)):
+        paths = [paths]
+    files = _expand(paths)
+    frames = [_read_one(f) for f in files]
+    corpus = pd.concat(frames, ignore_index=True, sort=False)
+    corpus = _order_columns(corpus)
+    if deduplicate:
+        corpus = drop_duplicate_abstracts(corpus)
+    dup_ids = corpus["doc_id"][corpus["doc_id"].duplicated()]
+    if len(dup_ids):
+        raise CorpusError(
+            f"doc_id {dup_ids.iloc[0]!r} occurs more than once across {', '.join(sorted(set(corpus['source'])))}: "
+            "ids must be unique (give each row its own 'id', or drop the 'id' column to derive ids from the text)"
+        )
+    return corpus.reset_index(drop=True)
+
+
+def drop_duplicate_abstracts(corpus: pd.DataFrame) -> pd.DataFrame:
+    """Drop repeated abstracts (after whitespace normalisation), logging each one."""
+    key = corpus["abstract"].map(normalize_whitespace)
+    dup = key.duplicated(keep="first")
+    if dup.any():
+        first = dict(zip(key[~dup], zip(corpus["source"][~dup], corpus["position"][~dup])))
+        for i in corpus.index[dup]:
+            src, pos = first[key[i]]
+            logger.warning(
+                "duplicate abstract dropped: %s #%d repeats %s #%d",
+                corpus.at[i, "source"], corpus.at[i, "position"], src, pos,
+            )
+    return corpus.loc[~dup].reset_index(drop=True)
+
+
+def _expand(paths: Iterable[PathLikeStr]) -> list[Path]:
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            inside = sorted(f for f in p.iterdir() if f.is_file() and _suffix(f) in SUPPORTED_SUFFIXES)
+            if not inside:
+                raise CorpusError(f"folder {p}: no supported files ({', '.join(SUPPORTED_SUFFIXES)})")
+            files.extend(inside)
+        elif p.exists():
+            files.append(p)
+        else:
+            raise CorpusError(f"file {p}: not found")
+    if not files:
+        raise CorpusError("no input files given")
+    return files
+
+
+def _suffix(path: Path) -> str:
+    name = path.name.lower()
+    for s in sorted(SUPPORTED_SUFFIXES, key=len, reverse=True):
+        if name.endswith(s):
+            return s
+    return path.suffix.lower()
+
+
+def _read_one(path: Path) -> pd.DataFrame:
+    suffix = _suffix(path)
+    if suffix in TEXT_SUFFIXES:
+        return read_paper_list(path)
+    if suffix in CSV_SUFFIXES + JSONL_SUFFIXES + PARQUET_SUFFIXES:
+        return read_table(path)
+    raise CorpusError(
+        f"file {path}: unsupported type {suffix or '(no suffix)'!r}; "
+        f"use one of {', '.join(SUPPORTED_SUFFIXES)}"
+    )
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"file {path}: cannot be read ({exc.strerror})") from exc
+    if path.name.lower().endswith(".gz"):
+        raw = gzip.decompress(raw)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"file {path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8"
+        ) from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def parse_header(line: str) -> tuple[str, int] | None:
+    """Venue and year from a header line such as "ICLR 2025 Papers"; None without a year."""
+    m = _YEAR.search(line)
+    if m is None:
+        return None
+    venue_words = [w for w in _VENUE.findall(line.replace(m.group(0), " ")) if w.lower() not in _HEADER_WORDS]
+    return (venue_words[0] if venue_words else ""), int(m.group(0))
+
+
+def read_paper_list(path: PathLikeStr) -> pd.DataFrame:
+    """Read one paper-list text file (header line, then one abstract per paragraph).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Corpus columns, ``title`` empty, ``position`` the 1-based paragraph number after
+        the header.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise CorpusError(f"file {path}: not found")
+    text = _read_text(path)
+    lines = text.split("\n")
+    header_at = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if header_at is None:
+        raise CorpusError(f"file {path}: empty")
+    header = lines[header_at].strip()
+    parsed = parse_header(header)
+    if parsed is None:
+        raise CorpusError(
+            f"file {path}: header {header[:60]!r} on line {header_at + 1} names no year; "
+            "start the file with a line such as 'ICLR 2025 Papers'"
+        )
+    venue, year = parsed
+    body = "\n".join(lines[header_at + 1 :])
+    paragraphs = [normalize_whitespace(p) for p in _PARAGRAPH_BREAK.split(body)]
+    abstracts = [p for p in paragraphs if p]
+    if not abstracts:
+        raise CorpusError(f"file {path}: header {header!r} but no abstracts after it")
+    return pd.DataFrame(
+        {
+            "doc_id": ["h" + text_hash(a) for a in abstracts],
+            "venue": venue,
+            "year": year,
+            "title": "",
+            "abstract": abstracts,
+            "source": path.name,
+            "position": range(1, len(abstracts) + 1),
+        }
+    )
+
+
+def read_table(path: PathLikeStr) -> pd.DataFrame:
+    """Read one CSV, JSON Lines or Parquet table with ``abstract`` and ``year`` columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Corpus columns then the table's other columns; ``position`` is the 1-based row
+        number. Rows whose abstract is empty are dropped with a logged warning.
+    """
+    path = Path(path)
+    suffix = _suffix(path)
+    if not path.is_file():
+        raise CorpusError(f"file {path}: not found")
+    if path.stat().st_size == 0:
+        raise CorpusError(f"file {path}: empty")
+    try:
+        if suffix in PARQUET_SUFFIXES:
+            table = pd.read_parquet(path)
+        else:
+            from io import StringIO
+
+            text = _read_text(path)
+            if not text.strip():
+                raise CorpusError(f"file {path}: empty")
+            if suffix in JSONL_SUFFIXES:
+                table = pd.read_json(StringIO(text), lines=True, dtype=False)
+            else:
+                table = pd.read_csv(StringIO(text), sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False)
+    except CorpusError:
+        raise
+    except Exception as exc:  # pandas/pyarrow raise many types for malformed files
+        raise CorpusError(f"file {path}: cannot be parsed as {suffix} ({type(exc).__name__}: {exc})") from exc
+    table.columns = [str(c).strip().lower() for c in table.columns]
+    for required in ("abstract", "year"):
+        if required not in table.columns:
+            raise CorpusError(
+                f"file {path}: no {required!r} column (columns: {', '.join(table.columns) or 'none'})"
+            )
+    if table.empty:
+        raise CorpusError(f"file {path}: no rows")
+
+    out = pd.DataFrame(index=table.index)
+    abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))
+    years = pd.to_numeric(table["year"], errors="coerce")
+    bad_year = years.isna() | (years % 1 != 0)
+    if bad_year.any():
+        row = int(bad_year.idxmax()) + 1
+        raise CorpusError(f"file {path}: row {row}: year {table['year'].iloc[row - 1]!r} is not a whole number")
+    if "id" in table.columns:
+        ids = table["id"].map(lambda v: "" if _missing(v) else str(v).strip())
+        missing = ids == ""
+        ids[missing] = "h" + abstracts[missing].map(text_hash)
+        out["doc_id"] = ids
+    else:
+        out["doc_id"] = "h" + abstracts.map(text_hash)
+    out["venue"] = table["venue"].map(lambda v: "" if _missing(v) else str(v).strip()) if "venue" in table else ""
+    out["year"] = years.astype(int)
+    out["title"] = table["title"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v))) if "title" in table else ""
+    out["abstract"] = abstracts
+    out["source"] = path.name
+    out["position"] = range(1, len(table) + 1)
+    extra = [c for c in table.columns if c not in out.columns and c != "id"]
+    out = pd.concat([out, table[extra]], axis=1)
+
+    empty = out["abstract"] == ""
+    if empty.all():
+        raise CorpusError(f"file {path}: every 'abstract' is empty")
+    if empty.any():
+        logger.warning("file %s: %d rows with an empty abstract skipped", path, int(empty.sum()))
+        out = out.loc[~empty]
+    return out.reset_index(drop=True)
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or value is pd.NA
+
+
+def _order_columns(corpus: pd.DataFrame) -> pd.DataFrame:
+    corpus = corpus.copy()
+    for col in ("venue", "title"):
+        corpus[col] = corpus[col].fillna("").astype(str)
+    corpus["year"] = corpus["year"].astype(int)
+    corpus["position"] = corpus["position"].astype(int)
+    extra = [c for c in corpus.columns if c not in CORPUS_COLUMNS]
+    return corpus[CORPUS_COLUMNS + extra]

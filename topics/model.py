@@ -1,0 +1,289 @@
+"""``TopicModel``: BERTopic (UMAP + HDBSCAN + c-TF-IDF) with corpus-size-aware defaults.
+
+The one stateful object of the package. It follows the scikit-learn estimator
+contract: ``__init__`` only stores its keyword arguments, ``fit`` returns ``self``,
+learned state ends in ``_``, and ``random_state`` is resolved inside ``fit``. Embeddings
+are computed once (:func:`topics.embed.embed`) and passed in.
+
+Parameters derived from the corpus size
+---------------------------------------
+BERTopic's defaults (``n_neighbors=15``, ``min_topic_size=10``, HDBSCAN ``min_samples``
+equal to the cluster size) suit tens of thousands of documents; on the 90 bundled
+abstracts they put nearly everything in the outlier topic. With ``n`` documents, any
+parameter left as ``None`` is set by :func:`size_rule`:
+
+==================  ======================================  ========  ==========
+parameter           rule                                    n = 90    n = 4,364
+==================  ======================================  ========  ==========
+``n_neighbors``     ``clip(round(sqrt(n) / 2), 5, 15)``     5         15
+``min_cluster_size````max(3, round(sqrt(n) / 3))``          3         22
+``min_samples``     ``max(1, min_cluster_size // 3)``       1         7
+==================  ======================================  ========  ==========
+
+Small neighbourhoods and a low ``min_samples`` let HDBSCAN find several small, dense
+groups in a small corpus, while the square-root growth keeps the topics of a large
+corpus fine-grained but above noise.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_extraction.text import CountVectorizer
+
+from topics.labels import PhraseAnalyzer, name_topics
+from topics.text import clean_for_terms
+
+__all__ = ["TopicModel", "map_coordinates", "size_rule"]
+
+logger = logging.getLogger(__name__)
+
+MIN_DOCUMENTS = 10
+
+
+def size_rule(n_docs: int) -> dict[str, int]:
+    """UMAP and HDBSCAN parameters for a corpus of ``n_docs`` documents (module docs)."""
+    root = float(np.sqrt(n_docs))
+    n_neighbors = int(np.clip(round(root / 2), 5, 15))
+    min_cluster_size = int(max(3, round(root / 3)))
+    min_samples = max(1, min_cluster_size // 3)
+    return {"n_neighbors": n_neighbors, "min_cluster_size": min_cluster_size, "min_samples": min_samples}
+
+
+def _texts(corpus: pd.DataFrame | Sequence[str]) -> list[str]:
+    if isinstance(corpus, pd.DataFrame):
+        if "abstract" not in corpus:
+            raise ValueError("corpus frame has no 'abstract' column")
+        return corpus["abstract"].astype(str).tolist()
+    if isinstance(corpus, str):
+        raise TypeError("pass a sequence of documents, not one string")
+    return [str(t) for t in corpus]
+
+
+class TopicModel(BaseEstimator):
+    """Topics of a corpus from precomputed embeddings, with names and terms.
+
+    Parameters
+    ----------
+    n_neighbors, min_cluster_size, min_samples
+        UMAP's neighbourhood size and HDBSCAN's smallest topic and density setting;
+        ``None`` derives each from the corpus size (:func:`size_rule`).
+    n_components
+        Dimensions UMAP reduces to before clustering.
+    reduce_outliers
+        Reassign outlier documents (topic -1) to the topic whose centroid is nearest
+        in embedding space (BERTopic's "embeddings" strategy), then recompute terms.
+        The share of outliers before reassignment stays in ``outlier_share_``.
+    top_n_terms
+        Terms kept per topic in the tables.
+    random_state
+        Seed for UMAP; the same inputs and seed give identical assignments.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int, shape (n_docs,)
+        Topic per document; -1 for outliers.
+    topic_names_ : dict[int, str]
+        A short, distinct name per topic (-1: "outliers (no topic)").
+    topic_terms_ : dict[int, list[tuple[str, float]]]
+        Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
+    topic_embeddings_ : dict[int, ndarray]
+        Unit-length mean embedding per topic.
+    reduced_embeddings_ : ndarray, shape (n_docs, n_components)
+        UMAP coordinates the clustering ran on.
+    outlier_share_ : float
+        Share of documents HDBSCAN left as outliers (before any reassignment).
+    params_ : dict
+        The resolved UMAP/HDBSCAN parameters.
+    bertopic_ : bertopic.BERTopic
+        The fitted BERTopic model, for anything this class does not expose.
+    """
+
+    def __init__(
+        self,
+        *,
+        n_neighbors: int | None = None,
+        min_cluster_size: int | None = None,
+        min_samples: int | None = None,
+        n_components: int = 5,
+        reduce_outliers: bool = False,
+        top_n_terms: int = 10,
+        random_state: int | None = None,
+    ):
+        self.n_neighbors = n_neighbors
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+        self.n_components = n_components
+        self.reduce_outliers = reduce_outliers
+        self.top_n_terms = top_n_terms
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+    def _resolve_params(self, n_docs: int) -> dict:
+        rule = size_rule(n_docs)
+        params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
+        params["n_neighbors"] = min(params["n_neighbors"], n_docs - 1)
+        params["n_components"] = min(self.n_components, n_docs - 2)
+        params["random_state"] = 0 if self.random_state is None else int(self.random_state)
+        return params
+
+    def _vectorizer(self) -> CountVectorizer:
+        return CountVectorizer(analyzer=PhraseAnalyzer())
+
+    def fit(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> TopicModel:
+        """Fit topics to ``corpus`` (a corpus frame or a list of abstracts).
+
+        ``embeddings`` has one row per document, in the same order.
+        """
+        from bertopic import BERTopic
+        from bertopic.vectorizers import ClassTfidfTransformer
+        from hdbscan import HDBSCAN
+        from umap import UMAP
+
+        texts = _texts(corpus)
+        embeddings = np.asarray(embeddings, dtype=np.float32)
+        if embeddings.ndim != 2 or embeddings.shape[0] != len(texts):
+            raise ValueError(f"embeddings must have shape ({len(texts)}, dim), got {embeddings.shape}")
+        if len(texts) < MIN_DOCUMENTS:
+            raise ValueError(f"need at least {MIN_DOCUMENTS} documents to find topics, got {len(texts)}")
+        if not np.isfinite(embeddings).all():
+            raise ValueError("embeddings contain NaN or infinite values")
+        params = self._resolve_params(len(texts))
+        cleaned = [clean_for_terms(t) or "empty" for t in texts]
+        umap_model = UMAP(
+            n_neighbors=params["n_neighbors"],
+            n_components=params["n_components"],
+            min_dist=0.0,
+            metric="cosine",
+            random_state=params["random_state"],
+            init="spectral" if len(texts) > params["n_components"] + 5 else "random",
+        )
+        hdbscan_model = HDBSCAN(
+            min_cluster_size=params["min_cluster_size"],
+            min_samples=params["min_samples"],
+            metric="euclidean",
+            cluster_selection_method="eom",
+            prediction_data=True,
+        )
+        vectorizer = self._vectorizer()
+        ctfidf = ClassTfidfTransformer(reduce_frequent_words=True)
+        model = BERTopic(
+            language=None,  # "english" strips hyphens: "self-supervised" -> "selfsupervised"
+            umap_model=umap_model,
+            hdbscan_model=hdbscan_model,
+            vectorizer_model=vectorizer,
+            ctfidf_model=ctfidf,
+            top_n_words=max(self.top_n_terms, 30),
+        )
+        topics, _ = model.fit_transform(cleaned, embeddings)
+        topics = np.asarray(topics, dtype=int)
+        self.outlier_share_ = float(np.mean(topics == -1))
+        if (topics != -1).sum() == 0:
+            logger.warning(
+                "HDBSCAN found no topic among %d documents (all outliers); lower min_cluster_size (now %d)",
+                len(texts), params["min_cluster_size"],
+            )
+        elif self.reduce_outliers and (topics == -1).any():
+            topics = np.asarray(
+                model.reduce_outliers(cleaned, topics.tolist(), strategy="embeddings", embeddings=embeddings), dtype=int
+            )
+            model.update_topics(cleaned, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
+        self.params_ = params
+        self.bertopic_ = model
+        self.reduced_embeddings_ = np.asarray(model.umap_model.embedding_, dtype=np.float32)
+        self._set_topics(topics, embeddings, cleaned)
+        return self
+
+    def _set_topics(self, topics: np.ndarray, embeddings: np.ndarray, cleaned: list[str]) -> None:
+        self.labels_ = topics
+        self.texts_ = cleaned
+        representations = self.bertopic_.topic_representations_
+        sizes = pd.Series(topics).value_counts().to_dict()
+        ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
+        self.topic_names_ = name_topics(ranked, sizes, self._doc_counts(ranked, topics, cleaned))
+        self.topic_terms_ = {t: terms[: self.top_n_terms] for t, terms in ranked.items()}
+        centroids = {}
+        for t in sorted(sizes):
+            v = embeddings[topics == t].mean(axis=0)
+            centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
+        self.topic_embeddings_ = centroids
+        self._embeddings = embeddings
+
+    def _doc_counts(self, ranked: dict, topics: np.ndarray, cleaned: list[str]) -> dict[int, dict[str, int]]:
+        # How many of a topic's documents hold each of its candidate terms.
+        analyze = self._vectorizer().build_analyzer()
+        counts: dict[int, dict[str, int]] = {}
+        for t, terms in ranked.items():
+            wanted = {w for w, _ in terms}
+            found: dict[str, int] = dict.fromkeys(wanted, 0)
+            for i in np.flatnonzero(topics == t):
+                for w in wanted.intersection(analyze(cleaned[i])):
+                    found[w] += 1
+            counts[t] = found
+        return counts
+
+    def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
+        """Fit and return ``labels_``."""
+        return self.fit(corpus, embeddings).labels_
+
+    # ------------------------------------------------------------------ editing
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "labels_"):
+            raise RuntimeError("this TopicModel is not fitted yet; call fit(corpus, embeddings) first")
+
+    @property
+    def topics(self) -> list[int]:
+        """Topic ids in order: -1 (if present) then by size."""
+        self._check_fitted()
+        return sorted(self.topic_names_, key=lambda t: (t != -1, -int((self.labels_ == t).sum()), t))
+
+    def rename(self, names: Mapping[int, str]) -> TopicModel:
+        """A copy whose topics in ``names`` carry the given names."""
+        self._check_fitted()
+        unknown = set(names) - set(self.topic_names_)
+        if unknown:
+            raise KeyError(f"no topic {sorted(unknown)[0]}; topics are {sorted(self.topic_names_)}")
+        new = copy.copy(self)
+        new.topic_names_ = {**self.topic_names_, **{int(k): str(v) for k, v in names.items()}}
+        return new
+
+    def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
+        """A copy in which ``topics_to_merge`` form one topic; terms and names recomputed."""
+        self._check_fitted()
+        merge = sorted({int(t) for t in topics_to_merge})
+        if len(merge) < 2:
+            raise ValueError("name at least two topics to merge")
+        unknown = [t for t in merge if t not in self.topic_names_ or t == -1]
+        if unknown:
+            raise KeyError(f"cannot merge topic {unknown[0]}; mergeable topics are {[t for t in self.topics if t != -1]}")
+        new = copy.deepcopy(self)
+        new.bertopic_.merge_topics(self.texts_, merge)
+        new._set_topics(np.asarray(new.bertopic_.topics_, dtype=int), self._embeddings, self.texts_)
+        return new
+
+
+def map_coordinates(embeddings: np.ndarray, *, n_neighbors: int = 15, random_state: int | None = 0) -> np.ndarray:
+    """2-D UMAP layout of ``embeddings`` for the topic map (cosine metric, seeded).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32`` array of shape ``(n_docs, 2)``.
+    """
+    from umap import UMAP
+
+    embeddings = np.asarray(embeddings, dtype=np.float32)
+    n = embeddings.shape[0]
+    reducer = UMAP(
+        n_neighbors=int(min(n_neighbors, n - 1)),
+        n_components=2,
+        min_dist=0.1,
+        metric="cosine",
+        random_state=0 if random_state is None else int(random_state),
+    )
+    return reducer.fit_transform(embeddings).astype(np.float32)

@@ -1,0 +1,91 @@
+"""Plain-text helpers shared by the corpus reader, the topic model and the report.
+
+Abstracts are kept exactly as read for display. The functions here derive the two
+other forms the pipeline needs:
+
+* :func:`normalize_whitespace` -- the key used to find duplicate abstracts;
+* :func:`clean_for_terms` -- the text that topic terms and names are computed from,
+  with LaTeX markup removed so that ``$D$``, ``\\textit{...}``, ``````, or ``\\alpha``
+  never show up as topic terms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+__all__ = ["clean_for_terms", "first_sentence", "normalize_whitespace", "text_hash"]
+
+_WS = re.compile(r"\s+")
+
+# Inline and display math: $...$, $$...$$, \(...\), \[...\]. Math rarely carries topic
+# words and is the main source of junk tokens ("mathcal", "mathbb", single letters).
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
+# Formatting commands whose argument is ordinary prose: keep the argument.
+_TEXT_COMMANDS = re.compile(
+    r"\\(?:textit|textbf|texttt|textsc|textrm|textsf|emph|underline|mathrm|mathbf|"
+    r"mathit|mathsf|mathtt|text|url|href)\s*\{([^{}]*)\}"
+)
+# Any remaining control word (\alpha, \cite, \\) or control symbol (\', \`, \&).
+_COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[^A-Za-z\s]")
+# TeX quotes and leftover braces.
+_TEX_QUOTES = re.compile(r"``|''|`")
+_BRACES = re.compile(r"[{}]")
+_URL = re.compile(r"https?://\S+|www\.\S+")
+
+
+def _math_replacement(match: re.Match[str]) -> str:
+    # "$\textbf{S}$elf" was bold letters glued to a word, and "$Disentangled$" a word
+    # set in math: keep those letters. Real math ("$\mathcal{D}$", "$x^2$") goes.
+    body = match.group(0).strip("$").strip()
+    glued = match.end() < len(match.string) and match.string[match.end()].islower()
+    if body.isalpha() and body.isascii() and (len(body) >= 3 or glued):
+        return body
+    return " "
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse every run of whitespace to one space and strip the ends."""
+    return _WS.sub(" ", text).strip()
+
+
+def text_hash(text: str) -> str:
+    """A stable 16-hex-digit digest of ``text`` after whitespace normalisation."""
+    return hashlib.sha256(normalize_whitespace(text).encode("utf-8")).hexdigest()[:16]
+
+
+def clean_for_terms(text: str) -> str:
+    """Return ``text`` without LaTeX markup, URLs and TeX quotes, for term extraction.
+
+    The argument of a formatting command is kept (``\\textbf{Disentangled}`` becomes
+    ``Disentangled``); math, other commands and braces are removed.
+
+    Examples
+    --------
+    >>> clean_for_terms(r"We study $\\mathcal{D}$ and \\textit{optimal transport} ``here''.")
+    'We study and optimal transport here.'
+    """
+    out = _URL.sub(" ", text)
+    # Formatting commands first: they may sit inside math ($\textbf{S}$elf) and their
+    # argument is a word. Apply twice for one level of nesting.
+    for _ in range(2):
+        out = _TEXT_COMMANDS.sub(r"\1", out)
+    out = _MATH.sub(_math_replacement, out)
+    out = _COMMAND.sub(" ", out)
+    out = _TEX_QUOTES.sub(" ", out)
+    out = _BRACES.sub("", out)
+    out = normalize_whitespace(out)
+    # Removing a span can leave "word ." -- tidy spaces before punctuation.
+    return re.sub(r"\s+([.,;:!?)])", r"\1", out)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
+
+
+def first_sentence(text: str, *, max_chars: int = 160) -> str:
+    """The first sentence of ``text``, shortened to ``max_chars`` with an ellipsis."""
+    text = normalize_whitespace(text)
+    sentence = _SENTENCE_END.split(text, maxsplit=1)[0]
+    if len(sentence) > max_chars:
+        sentence = sentence[: max_chars - 1].rsplit(" ", 1)[0] + "…"
+    return sentence

@@ -1,0 +1,236 @@
+"""Topic prevalence per year and the statistics of a two-year comparison.
+
+Pure pandas/numpy/scipy: every function takes the tidy documents table (one row per
+document with at least ``year`` and ``topic``; ``topic_label`` is used when present)
+and returns a new table. Years differ in size, so everything is expressed as *shares*
+of a year's documents, never raw counts.
+
+Outliers (``topic == -1``) are excluded by default: the shares are then shares of the
+documents that have a topic. ``include_outliers=True`` keeps topic -1 as a row and
+counts every document in the denominators. Each table has an ``outliers_counted``
+column that says which.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = [
+    "benjamini_hochberg",
+    "compare_years",
+    "log_odds_z",
+    "newcombe_diff_ci",
+    "prevalence",
+    "wilson_interval",
+]
+
+Z95 = float(stats.norm.ppf(0.975))
+
+
+def wilson_interval(successes, n, *, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a binomial proportion (arrays broadcast).
+
+    Returns ``(low, high)`` as proportions; ``n == 0`` gives ``(0, 1)``.
+    """
+    x = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, x / n, 0.0)
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
+    low = np.where(n > 0, np.clip(centre - half, 0, 1), 0.0)
+    high = np.where(n > 0, np.clip(centre + half, 0, 1), 1.0)
+    return low, high
+
+
+def newcombe_diff_ci(x_a, n_a, x_b, n_b, *, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for ``p_b - p_a`` (his method 10, 1998).
+
+    Combines the Wilson intervals ``(l_a, u_a)`` and ``(l_b, u_b)`` of the two proportions:
+    ``low = d - sqrt((p_b - l_b)^2 + (u_a - p_a)^2)``, ``high = d + sqrt((u_b - p_b)^2 +
+    (p_a - l_a)^2)`` with ``d = p_b - p_a``. Returns proportions (not percentage points).
+    """
+    x_a, n_a, x_b, n_b = (np.asarray(v, dtype=float) for v in (x_a, n_a, x_b, n_b))
+    p_a, p_b = x_a / n_a, x_b / n_b
+    l_a, u_a = wilson_interval(x_a, n_a, z=z)
+    l_b, u_b = wilson_interval(x_b, n_b, z=z)
+    d = p_b - p_a
+    low = d - np.sqrt((p_b - l_b) ** 2 + (u_a - p_a) ** 2)
+    high = d + np.sqrt((u_b - p_b) ** 2 + (p_a - l_a) ** 2)
+    return low, high
+
+
+def log_odds_z(y_a, y_b, *, prior_strength: float | None = None) -> np.ndarray:
+    """Log-odds-ratio z-scores with an informative Dirichlet prior ("Fightin' Words").
+
+    Monroe, Colaresi & Quinn (2008), eq. 22: with topic counts ``y_a`` and ``y_b`` in the
+    two years, totals ``n_a`` and ``n_b``, and the prior ``alpha_w = a0 * pooled share of
+    topic w``, ``a0 = prior_strength``::
+
+        delta_w = log((y_bw + alpha_w) / (n_b + a0 - y_bw - alpha_w))
+                - log((y_aw + alpha_w) / (n_a + a0 - y_aw - alpha_w))
+        var_w   = 1/(y_bw + alpha_w) + 1/(n_b + a0 - y_bw - alpha_w)
+                + 1/(y_aw + alpha_w) + 1/(n_a + a0 - y_aw - alpha_w)
+        z_w     = delta_w / sqrt(var_w)
+
+    ``prior_strength`` defaults to the number of topics, i.e. one pseudo-document per
+    topic on average, spread in proportion to the pooled shares. Positive z: more
+    prevalent in year b.
+    """
+    y_a = np.asarray(y_a, dtype=float)
+    y_b = np.asarray(y_b, dtype=float)
+    n_a, n_b = y_a.sum(), y_b.sum()
+    pooled = y_a + y_b
+    a0 = float(len(pooled) if prior_strength is None else prior_strength)
+    alpha = a0 * pooled / pooled.sum()
+    delta = np.log((y_b + alpha) / (n_b + a0 - y_b - alpha)) - np.log((y_a + alpha) / (n_a + a0 - y_a - alpha))
+    var = 1 / (y_b + alpha) + 1 / (n_b + a0 - y_b - alpha) + 1 / (y_a + alpha) + 1 / (n_a + a0 - y_a - alpha)
+    return delta / np.sqrt(var)
+
+
+def benjamini_hochberg(p_values) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the input order."""
+    p = np.asarray(p_values, dtype=float)
+    if p.size == 0:
+        return p
+    return stats.false_discovery_control(p, method="bh")
+
+
+def _check_documents(documents: pd.DataFrame) -> None:
+    missing = {"year", "topic"} - set(documents.columns)
+    if missing:
+        raise ValueError(f"documents table lacks column(s) {', '.join(sorted(missing))}")
+
+
+def _labels(documents: pd.DataFrame) -> pd.Series:
+    if "topic_label" in documents:
+        return documents.drop_duplicates("topic").set_index("topic")["topic_label"]
+    return pd.Series(dtype=str)
+
+
+def prevalence(documents: pd.DataFrame, *, include_outliers: bool = False) -> pd.DataFrame:
+    """Documents and share of each year's documents per topic.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (year, topic), every topic present in every year (zeros included):
+        ``year``, ``topic``, ``label``, ``n_docs``, ``year_total`` (the denominator),
+        ``share`` (0-1), ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
+        ``outliers_counted``. Sorted by year, then topic.
+    """
+    _check_documents(documents)
+    docs = documents if include_outliers else documents[documents["topic"] != -1]
+    if docs.empty:
+        raise ValueError("no documents with a topic to count")
+    counts = pd.crosstab(docs["topic"], docs["year"])
+    tidy = counts.stack().rename("n_docs").reset_index()
+    totals = docs.groupby("year").size()
+    tidy["year_total"] = tidy["year"].map(totals)
+    tidy["share"] = tidy["n_docs"] / tidy["year_total"]
+    tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy["year_total"])
+    tidy["label"] = tidy["topic"].map(_labels(docs)).fillna(tidy["topic"].astype(str))
+    tidy["outliers_counted"] = include_outliers
+    cols = ["year", "topic", "label", "n_docs", "year_total", "share", "ci_low", "ci_high", "outliers_counted"]
+    return tidy[cols].sort_values(["year", "topic"]).reset_index(drop=True)
+
+
+def compare_years(
+    documents: pd.DataFrame,
+    year_a: int | None = None,
+    year_b: int | None = None,
+    *,
+    include_outliers: bool = False,
+    alpha: float = 0.05,
+    prior_strength: float | None = None,
+) -> pd.DataFrame:
+    """Compare topic prevalence between two years, topic by topic.
+
+    Parameters
+    ----------
+    documents
+        One row per document with ``year`` and ``topic`` (``topic_label`` optional).
+    year_a, year_b
+        The earlier and later year. Default: the two years present (an error if the
+        table holds more or fewer than two and none are given).
+    include_outliers
+        Count topic -1 as a topic and all documents in the denominators.
+    alpha
+        The false-discovery rate below which a change is called "grew" or "shrank".
+    prior_strength
+        ``a0`` of the log-odds prior (:func:`log_odds_z`); default the number of topics.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic, sorted by ``z`` (largest growth first): ``topic``, ``label``,
+        ``n_<a>``, ``n_<b>``, ``share_<a>``, ``share_<b>`` (0-1), ``diff_pp``
+        (``share_b - share_a`` in percentage points), ``ci_low_pp``, ``ci_high_pp``
+        (95 % Newcombe hybrid score interval), ``z`` (log-odds z-score, informative
+        Dirichlet prior), ``p_value`` (two-sided Fisher exact test), ``q_value``
+        (Benjamini-Hochberg over topics), ``direction`` ("grew", "shrank" or
+        "no clear change"), ``outliers_counted``. ``attrs`` holds ``year_a``, ``year_b``,
+        ``n_a`` and ``n_b``.
+    """
+    _check_documents(documents)
+    year_a, year_b = _pick_years(documents, year_a, year_b)
+    docs = documents if include_outliers else documents[documents["topic"] != -1]
+    docs = docs[docs["year"].isin([year_a, year_b])]
+    counts = pd.crosstab(docs["topic"], docs["year"]).reindex(columns=[year_a, year_b], fill_value=0)
+    if counts.empty:
+        raise ValueError(f"no documents with a topic in {year_a} or {year_b}")
+    y_a = counts[year_a].to_numpy()
+    y_b = counts[year_b].to_numpy()
+    n_a, n_b = int(y_a.sum()), int(y_b.sum())
+    for year, n in ((year_a, n_a), (year_b, n_b)):
+        if n == 0:
+            raise ValueError(f"year {year} has no documents with a topic; cannot compare shares")
+    low, high = newcombe_diff_ci(y_a, n_a, y_b, n_b)
+    p_values = np.array(
+        [stats.fisher_exact([[a, n_a - a], [b, n_b - b]], alternative="two-sided")[1] for a, b in zip(y_a, y_b)]
+    )
+    q_values = benjamini_hochberg(p_values)
+    diff = y_b / n_b - y_a / n_a
+    out = pd.DataFrame(
+        {
+            "topic": counts.index.to_numpy(),
+            f"n_{year_a}": y_a,
+            f"n_{year_b}": y_b,
+            f"share_{year_a}": y_a / n_a,
+            f"share_{year_b}": y_b / n_b,
+            "diff_pp": 100 * diff,
+            "ci_low_pp": 100 * low,
+            "ci_high_pp": 100 * high,
+            "z": log_odds_z(y_a, y_b, prior_strength=prior_strength),
+            "p_value": p_values,
+            "q_value": q_values,
+        }
+    )
+    out.insert(1, "label", out["topic"].map(_labels(docs)).fillna(out["topic"].astype(str)))
+    out["direction"] = np.where(q_values < alpha, np.where(diff > 0, "grew", "shrank"), "no clear change")
+    out["outliers_counted"] = include_outliers
+    out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
+    out.attrs.update(year_a=year_a, year_b=year_b, n_a=n_a, n_b=n_b)
+    return out
+
+
+def _pick_years(documents: pd.DataFrame, year_a: int | None, year_b: int | None) -> tuple[int, int]:
+    present = sorted(int(y) for y in documents["year"].unique())
+    if year_a is None and year_b is None:
+        if len(present) != 2:
+            found = ", ".join(map(str, present)) or "none"
+            raise ValueError(
+                f"need exactly two years to compare by default, found {len(present)} ({found}); name the two years"
+            )
+        return present[0], present[1]
+    if year_a is None or year_b is None:
+        raise ValueError("give both years to compare, or neither")
+    for y in (year_a, year_b):
+        if y not in present:
+            raise ValueError(f"year {y} is not in the corpus (years present: {', '.join(map(str, present))})")
+    if year_a == year_b:
+        raise ValueError(f"cannot compare year {year_a} with itself")
+    return (year_a, year_b) if year_a < year_b else (year_b, year_a)
