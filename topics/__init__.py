@@ -1,1 +1,59 @@
+"""topics: topic modelling and trend analysis of research-paper abstracts.
 
+The data flow is files -> corpus -> embeddings -> topics -> tables -> figures -> report::
+
+    import topics
+    corpus = topics.datasets.iclr_sample()          # or topics.read_corpus("papers.csv")
+    analysis = topics.analyze(corpus, embedder="minilm", random_state=0)
+    analysis.comparison                             # per-topic statistics, 2024 vs 2025
+    topics.plots.prevalence_shift(analysis.comparison).show()
+    topics.write_report(analysis, "reports/trends.html")
+
+Each step is also a public function of its module (``topics.corpus``, ``topics.embed``,
+``topics.model``, ``topics.tables``, ``topics.trends``, ``topics.plots``,
+``topics.report``). Importing the package has no side effects and loads no model.
+"""
+
+from importlib import metadata as _metadata
+
+from topics import datasets, plots
+from topics.corpus import CorpusError, read_corpus
+from topics.embed import EmbeddingCache, EmbeddingError, embed, get_embedder
+from topics.model import TopicModel, map_coordinates, size_rule
+from topics.narrate import narrate
+from topics.pipeline import Analysis, analyze, write_tables
+from topics.report import render_report, write_report
+from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.trends import compare_years, prevalence
+
+try:
+    __version__ = _metadata.version("topics")
+except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "Analysis",
+    "CorpusError",
+    "EmbeddingCache",
+    "EmbeddingError",
+    "TopicModel",
+    "analyze",
+    "compare_years",
+    "datasets",
+    "document_table",
+    "embed",
+    "get_embedder",
+    "map_coordinates",
+    "narrate",
+    "plots",
+    "prevalence",
+    "read_corpus",
+    "render_report",
+    "representative_documents",
+    "size_rule",
+    "term_table",
+    "topic_similarity",
+    "topic_table",
+    "write_report",
+    "write_tables",
+]

@@ -122,6 +122,8 @@ def is_name_candidate(term: str) -> bool:
         return False
     if len(set(words)) < len(words):
         return False
+    if len(words) > 1 and last == "".join(p[0] for w in words[:-1] for p in w.split("-") if p):
+        return False  # "out-of-distribution ood": a term followed by its own acronym
     return True
 
 

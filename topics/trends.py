@@ -22,6 +22,7 @@ __all__ = [
     "compare_years",
     "log_odds_z",
     "newcombe_diff_ci",
+    "pick_years",
     "prevalence",
     "wilson_interval",
 ]
@@ -86,6 +87,8 @@ def log_odds_z(y_a, y_b, *, prior_strength: float | None = None) -> np.ndarray:
     pooled = y_a + y_b
     a0 = float(len(pooled) if prior_strength is None else prior_strength)
     alpha = a0 * pooled / pooled.sum()
+    if len(pooled) < 2:
+        return np.full(len(pooled), np.nan)  # one topic holds every document: nothing to contrast
     delta = np.log((y_b + alpha) / (n_b + a0 - y_b - alpha)) - np.log((y_a + alpha) / (n_a + a0 - y_a - alpha))
     var = 1 / (y_b + alpha) + 1 / (n_b + a0 - y_b - alpha) + 1 / (y_a + alpha) + 1 / (n_a + a0 - y_a - alpha)
     return delta / np.sqrt(var)
@@ -176,7 +179,7 @@ def compare_years(
         ``n_a`` and ``n_b``.
     """
     _check_documents(documents)
-    year_a, year_b = _pick_years(documents, year_a, year_b)
+    year_a, year_b = pick_years(documents, year_a, year_b)
     docs = documents if include_outliers else documents[documents["topic"] != -1]
     docs = docs[docs["year"].isin([year_a, year_b])]
     counts = pd.crosstab(docs["topic"], docs["year"]).reindex(columns=[year_a, year_b], fill_value=0)
@@ -217,7 +220,8 @@ def compare_years(
     return out
 
 
-def _pick_years(documents: pd.DataFrame, year_a: int | None, year_b: int | None) -> tuple[int, int]:
+def pick_years(documents: pd.DataFrame, year_a: int | None = None, year_b: int | None = None) -> tuple[int, int]:
+    """The (earlier, later) years to compare: the two given, or the only two present."""
     present = sorted(int(y) for y in documents["year"].unique())
     if year_a is None and year_b is None:
         if len(present) != 2:

@@ -1,0 +1,139 @@
+"""The ``topics`` command: a thin layer over :func:`topics.analyze` and the report writer.
+
+``topics report [INPUT ...]`` reads the inputs (default: the bundled ICLR sample),
+finds topics, compares two years, writes the HTML report and, with ``--tables``, the
+CSV tables; it prints a short summary. Bad input exits with status 2 and a one-line
+error, no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["main"]
+
+DEFAULT_REPORT = Path("reports") / "iclr-2024-vs-2025.html"
+
+
+def _parser() -> argparse.ArgumentParser:
+    from topics.embed import BACKENDS
+
+    parser = argparse.ArgumentParser(prog="topics", description="Topic modelling and trend analysis of paper abstracts.")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command")
+    rep = sub.add_parser(
+        "report",
+        help="find topics, compare two years, write an HTML trend report",
+        description="Find topics in paper abstracts, compare their prevalence between two years, and write a "
+        "self-contained HTML report. Without INPUT, the bundled ICLR 2024/2025 files are used.",
+    )
+    rep.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
+    rep.add_argument("--dataset", choices=["sample", "full"], default=None,
+                     help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
+    rep.add_argument("-o", "--output", type=Path, default=None, help=f"HTML report path (default: {DEFAULT_REPORT})")
+    rep.add_argument("--tables", type=Path, default=None, metavar="DIR", help="also write documents.csv, topics.csv, comparison.csv here")
+    rep.add_argument("--backend", choices=BACKENDS, default="minilm",
+                     help="embedding backend: minilm (all-MiniLM-L6-v2, default), minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
+    rep.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
+    rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    rep.add_argument("--years", type=int, nargs=2, metavar=("A", "B"), default=None, help="the two years to compare (default: the two present)")
+    rep.add_argument("--include-outliers", action="store_true", help="count outlier papers (topic -1) in shares")
+    rep.add_argument("--reduce-outliers", action="store_true", help="reassign outlier papers to their nearest topic")
+    rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
+    rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
+    return parser
+
+
+def _report(args: argparse.Namespace) -> int:
+    from topics import datasets
+    from topics.corpus import read_corpus
+    from topics.embed import get_embedder
+    from topics.model import TopicModel
+    from topics.pipeline import analyze, write_tables
+    from topics.report import write_report
+
+    start = time.perf_counter()
+    if args.inputs and args.dataset:
+        raise ValueError("give INPUT files or --dataset, not both")
+    if args.inputs:
+        corpus = read_corpus(args.inputs)
+        caveats: tuple[str, ...] = ()
+        described = ", ".join(str(p) for p in args.inputs)
+    else:
+        name = args.dataset or "sample"
+        corpus = datasets.load_dataset(name)
+        caveats = datasets.dataset_caveats(name)
+        described = (
+            "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
+            else "bundled full ICLR lists: ICLR 2024 (all 2,260 accepted papers) and ICLR 2025 (2,104 of 3,704)"
+        )
+    embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
+    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
+    analysis = analyze(
+        corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
+        include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
+    )
+    output = args.output or DEFAULT_REPORT
+    write_report(analysis, output, caveats=caveats, dataset=described)
+    written = [output]
+    if args.tables:
+        written += list(write_tables(analysis, args.tables).values())
+    _summary(analysis, written, time.perf_counter() - start)
+    return 0
+
+
+def _summary(analysis, written, seconds: float) -> None:
+    comp = analysis.comparison
+    n_topics = int((analysis.topics["topic"] != -1).sum())
+    print(
+        f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
+        f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
+    )
+    a, b = analysis.year_a, analysis.year_b
+    for direction, part in (("grew", comp.sort_values("z", ascending=False)), ("shrank", comp.sort_values("z"))):
+        clear = part[part["direction"] == direction].head(3)
+        if len(clear):
+            items = "; ".join(f"{r.label} ({r.diff_pp:+.1f} pts, q={r.q_value:.2g})" for r in clear.itertuples())
+            print(f"clearest {'growth' if direction == 'grew' else 'decline'} {a}->{b}: {items}")
+    if (comp["direction"] == "no clear change").all():
+        top = comp.iloc[0]
+        print(f"no clear change {a}->{b} (q >= 0.05 for every topic); largest rise: {top.label} ({top.diff_pp:+.1f} pts)")
+    for path in written:
+        print(f"wrote {path}")
+    print(f"done in {seconds:.1f} s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``topics`` console script; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from topics import __version__
+
+        print(f"topics {__version__}")
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return 2
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    from topics.corpus import CorpusError
+    from topics.embed import EmbeddingError
+
+    try:
+        return _report(args)
+    except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
+        print(f"topics: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Sentences that state what a year-to-year comparison found.
+
+:func:`narrate` writes the summary of the HTML report and of the notebooks from the
+comparison table alone, so the words stay true when the data change.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["describe_change", "narrate"]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def describe_change(row: pd.Series | dict, year_a: int, year_b: int) -> str:
+    """One sentence on one topic: its shares, the change with its interval, and q."""
+    a, b = row[f"share_{year_a}"], row[f"share_{year_b}"]
+    verb = {"grew": "grew", "shrank": "shrank"}.get(row["direction"], "went")
+    return (
+        f"{_cap(str(row['label']))} {verb} from {100 * a:.1f} % to {100 * b:.1f} % of papers "
+        f"({row['diff_pp']:+.1f} points, 95 % CI {row['ci_low_pp']:+.1f} to {row['ci_high_pp']:+.1f}; "
+        f"q = {row['q_value']:.2g})."
+    )
+
+
+def narrate(comparison: pd.DataFrame, *, max_items: int = 5, alpha: float = 0.05) -> list[str]:
+    """Summarise a :func:`topics.trends.compare_years` table as plain sentences.
+
+    Returns
+    -------
+    list of str
+        An overview sentence; then one sentence per clear change (largest |z| first,
+        at most ``max_items`` each way); where nothing changed clearly, the largest
+        estimated rise and fall with a note on what the sample sizes allow.
+    """
+    a, b = int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
+    n_a, n_b = int(comparison.attrs["n_a"]), int(comparison.attrs["n_b"])
+    counted = bool(comparison["outliers_counted"].iloc[0]) if "outliers_counted" in comparison and len(comparison) else False
+    basis = "all papers" if counted else "papers assigned to a topic"
+    grew = comparison[comparison["direction"] == "grew"].sort_values("z", ascending=False)
+    shrank = comparison[comparison["direction"] == "shrank"].sort_values("z")
+    n_clear = len(grew) + len(shrank)
+    sentences = [
+        f"Comparing {a} ({n_a} {basis}) with {b} ({n_b}) across {len(comparison)} topics, "
+        + (
+            f"{n_clear} topic{'s' if n_clear != 1 else ''} changed clearly in share "
+            f"(false-discovery rate q < {alpha:g}): {len(grew)} grew and {len(shrank)} shrank."
+            if n_clear
+            else f"no topic's share changed clearly (no q-value below {alpha:g})."
+        )
+    ]
+    for part in (grew.head(max_items), shrank.head(max_items)):
+        sentences.extend(describe_change(row, a, b) for _, row in part.iterrows())
+    if not n_clear and len(comparison):
+        rise = comparison.loc[comparison["diff_pp"].idxmax()]
+        fall = comparison.loc[comparison["diff_pp"].idxmin()]
+        if rise["diff_pp"] > 0:
+            sentences.append("The largest estimated rise: " + describe_change(rise, a, b)[0].lower() + describe_change(rise, a, b)[1:])
+        if fall["diff_pp"] < 0:
+            sentences.append("The largest estimated fall: " + describe_change(fall, a, b)[0].lower() + describe_change(fall, a, b)[1:])
+        sentences.append(
+            f"With {min(n_a, n_b)} papers in the smaller year, differences of this size are within what chance allows; "
+            "the intervals show the range of changes the data are compatible with."
+        )
+    return sentences

@@ -1,0 +1,184 @@
+"""The whole analysis in one call: corpus -> embeddings -> topics -> tables.
+
+:func:`analyze` is what ``topics report``, the notebooks and the benchmarks run; each
+step is the public function of its module, so another analysis can run any part of it
+alone. :func:`write_tables` writes the CSV tables the CLI's ``--tables`` option promises.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from topics.embed import EmbeddingCache, Embedder, embed, get_embedder
+from topics.model import TopicModel, map_coordinates
+from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.text import clean_for_terms
+from topics.trends import compare_years, pick_years, prevalence
+
+__all__ = ["Analysis", "analyze", "write_tables"]
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything one run computed; the tables are plain DataFrames.
+
+    Attributes
+    ----------
+    corpus : the validated corpus frame (:mod:`topics.corpus`)
+    embeddings : (n_docs, dim) array, one row per corpus row
+    model : the fitted :class:`topics.TopicModel`
+    coords : (n_docs, 2) UMAP layout for the topic map
+    documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
+    prevalence, comparison : tables from :mod:`topics.trends`
+    settings : embedding backend, seed, years, parameters -- what the methods section states
+    timings : seconds per stage
+    """
+
+    corpus: pd.DataFrame
+    embeddings: np.ndarray
+    model: TopicModel
+    coords: np.ndarray
+    documents: pd.DataFrame
+    topics: pd.DataFrame
+    terms: pd.DataFrame
+    representatives: pd.DataFrame
+    similarity: pd.DataFrame
+    prevalence: pd.DataFrame
+    comparison: pd.DataFrame
+    settings: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def year_a(self) -> int:
+        return int(self.comparison.attrs["year_a"])
+
+    @property
+    def year_b(self) -> int:
+        return int(self.comparison.attrs["year_b"])
+
+
+def analyze(
+    corpus: pd.DataFrame,
+    *,
+    embedder: Embedder | str = "minilm",
+    model: TopicModel | None = None,
+    embeddings: np.ndarray | None = None,
+    years: tuple[int, int] | None = None,
+    include_outliers: bool = False,
+    random_state: int = 0,
+    cache: EmbeddingCache | str | os.PathLike[str] | bool | None = True,
+    show_progress: bool = False,
+) -> Analysis:
+    """Embed, fit topics, and build every table for ``corpus``.
+
+    Parameters
+    ----------
+    corpus
+        A corpus frame (:func:`topics.read_corpus`, :func:`topics.datasets.iclr_sample`).
+    embedder
+        Backend name ("minilm", "minilm-fp32", "lsa") or an :class:`topics.embed.Embedder`.
+    model
+        An unfitted :class:`TopicModel` to use; default ``TopicModel(random_state=...)``.
+    embeddings
+        Precomputed embeddings (skips the embedding step and ``embedder``).
+    years
+        The two years to compare; default the two years present.
+    include_outliers
+        Count topic -1 in the prevalence and comparison tables.
+    random_state
+        Seed for the topic model and the map layout.
+    cache, show_progress
+        Passed to :func:`topics.embed.embed`.
+    """
+    timings: dict[str, float] = {}
+    backend = get_embedder(embedder) if embeddings is None else None
+    # Fail on bad years before the expensive steps.
+    year_a, year_b = pick_years(corpus, *(years if years is not None else (None, None)))
+
+    start = time.perf_counter()
+    if embeddings is None:
+        texts = [clean_for_terms(t) for t in corpus["abstract"]]
+        embeddings = embed(texts, backend, cache=cache, show_progress=show_progress)
+    elif len(embeddings) != len(corpus):
+        raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
+    timings["embedding"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    model = model if model is not None else TopicModel(random_state=random_state)
+    model.fit(corpus, embeddings)
+    timings["topics"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    coords = map_coordinates(embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state)
+    timings["map"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    documents = document_table(model, corpus)
+    comparison = compare_years(documents, year_a, year_b, include_outliers=include_outliers)
+    prev = prevalence(documents[documents["year"].isin([comparison.attrs["year_a"], comparison.attrs["year_b"]])], include_outliers=include_outliers)
+    result_tables = {
+        "topics": topic_table(model),
+        "terms": term_table(model),
+        "representatives": representative_documents(model, corpus, embeddings),
+        "similarity": topic_similarity(model),
+    }
+    timings["tables"] = time.perf_counter() - start
+
+    settings = {
+        "embedding": backend.name if backend is not None else "precomputed embeddings",
+        "random_state": random_state,
+        "include_outliers": include_outliers,
+        "n_documents": len(corpus),
+        "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
+        "outlier_share": model.outlier_share_,
+        "reduce_outliers": model.reduce_outliers,
+        **{k: v for k, v in model.params_.items() if k != "random_state"},
+    }
+    return Analysis(
+        corpus=corpus,
+        embeddings=embeddings,
+        model=model,
+        coords=coords,
+        documents=documents,
+        prevalence=prev,
+        comparison=comparison,
+        settings=settings,
+        timings=timings,
+        **result_tables,
+    )
+
+
+def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``.
+
+    Returns the paths written, by table name.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    a, b = analysis.year_a, analysis.year_b
+    comparison_cols = [
+        "topic", "label", f"n_{a}", f"n_{b}", f"share_{a}", f"share_{b}",
+        "diff_pp", "ci_low_pp", "ci_high_pp", "z", "p_value", "q_value", "direction", "outliers_counted",
+    ]
+    tables = {
+        "documents": analysis.documents[
+            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+        ],
+        "topics": analysis.topics[["topic", "label", "n_docs", "top_terms"]],
+        "comparison": analysis.comparison[comparison_cols],
+    }
+    paths = {}
+    for name, table in tables.items():
+        path = directory / f"{name}.csv"
+        table.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+        paths[name] = path
+    return paths

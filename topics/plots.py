@@ -1,0 +1,319 @@
+"""Plotly figures from the library's tidy tables: DataFrame in, Figure out.
+
+No fitting and no file I/O happen here, so notebooks, reports and other analyses draw
+exactly the same figures from the same tables. Shared vocabulary:
+
+* ``comparison`` -- :func:`topics.trends.compare_years` output;
+* ``prevalence`` -- :func:`topics.trends.prevalence` output;
+* ``terms`` -- :func:`topics.tables.term_table` output;
+* ``similarity`` -- :func:`topics.tables.topic_similarity` output;
+* ``documents`` + ``coords`` -- :func:`topics.tables.document_table` output and the
+  (n_docs, 2) map layout.
+
+Every figure colours a topic with :func:`topic_colors` (outliers grey), so a topic has
+one colour across all charts. User text (titles, abstracts, topic names) is
+HTML-escaped before it reaches hover text or labels.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from topics.text import first_sentence
+
+__all__ = [
+    "OUTLIER_COLOR",
+    "prevalence_shift",
+    "significance_plot",
+    "topic_colors",
+    "topic_hierarchy",
+    "topic_map",
+    "topic_similarity_heatmap",
+    "topic_sizes",
+    "topic_terms",
+]
+
+OUTLIER_COLOR = "#b0b0b0"
+# Plotly's Dark24 and Light24 qualitative palettes: 48 distinguishable colours.
+_PALETTE = [
+    "#2E91E5", "#E15F99", "#1CA71C", "#FB0D0D", "#DA16FF", "#222A2A", "#B68100", "#750D86",
+    "#EB663B", "#511CFB", "#00A08B", "#FB00D1", "#FC0080", "#B2828D", "#6C7C32", "#778AAE",
+    "#862A16", "#A777F1", "#620042", "#1616A7", "#DA60CA", "#6C4516", "#0D2A63", "#AF0038",
+    "#FD3216", "#00FE35", "#6A76FC", "#FED4C4", "#FE00CE", "#0DF9FF", "#F6F926", "#FF9616",
+    "#479B55", "#EEA6FB", "#DC587D", "#D626FF", "#6E899C", "#00B5F7", "#B68E00", "#C9FBE5",
+    "#FF0092", "#22FFA7", "#E3EE9E", "#86CE00", "#BC7196", "#7E7DCD", "#FC6955", "#E48F72",
+]
+_LAYOUT = dict(template="plotly_white", font=dict(family="system-ui, -apple-system, Segoe UI, sans-serif", size=13))
+
+
+def _esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def topic_colors(topics) -> dict[int, str]:
+    """One colour per topic id, stable across figures (outlier topic -1 grey)."""
+    return {int(t): OUTLIER_COLOR if int(t) == -1 else _PALETTE[int(t) % len(_PALETTE)] for t in topics}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _year_cols(comparison: pd.DataFrame) -> tuple[int, int]:
+    try:
+        return int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
+    except KeyError:
+        years = sorted(int(c.split("_")[1]) for c in comparison.columns if c.startswith("share_"))
+        if len(years) != 2:
+            raise ValueError("comparison table needs share_<year> columns for exactly two years") from None
+        return years[0], years[1]
+
+
+# --------------------------------------------------------------------------- 1. map
+
+
+def topic_map(documents: pd.DataFrame, coords: np.ndarray, *, title: str = "Topic map: every paper, placed by the similarity of its abstract") -> go.Figure:
+    """Documents in 2-D, coloured by topic, names at topic centres, a year selector.
+
+    ``documents`` needs ``topic``, ``topic_label``, ``year`` and ``abstract``
+    (``title`` used for hover when present). One trace per (topic, year); the buttons
+    show one year, the other, or both.
+    """
+    coords = np.asarray(coords)
+    if coords.shape != (len(documents), 2):
+        raise ValueError(f"coords must have shape ({len(documents)}, 2), got {coords.shape}")
+    docs = documents.reset_index(drop=True).assign(x=coords[:, 0], y=coords[:, 1])
+    titles = docs["title"] if "title" in docs else pd.Series("", index=docs.index)
+    docs["hover"] = [
+        f"<b>{_esc(t if t else first_sentence(a, max_chars=110))}</b><br>{y} · {_esc(lbl)}"
+        for t, a, y, lbl in zip(titles.fillna(""), docs["abstract"], docs["year"], docs["topic_label"])
+    ]
+    colors = topic_colors(docs["topic"].unique())
+    years = sorted(int(y) for y in docs["year"].unique())
+    order = sorted(docs["topic"].unique(), key=lambda t: (t == -1, t))
+    fig = go.Figure()
+    trace_years = []
+    for t in order:
+        for y in years:
+            part = docs[(docs["topic"] == t) & (docs["year"] == y)]
+            if part.empty:
+                continue
+            label = part["topic_label"].iloc[0]
+            fig.add_trace(
+                go.Scattergl(
+                    x=part["x"], y=part["y"], mode="markers",
+                    name=_esc(f"{t}: {label}" if t != -1 else label),
+                    legendgroup=str(t), showlegend=y == min(docs.loc[docs["topic"] == t, "year"]),
+                    marker=dict(color=colors[int(t)], size=6 if t != -1 else 4, opacity=0.8 if t != -1 else 0.45,
+                                symbol="circle" if y == years[-1] else "diamond"),
+                    hovertext=part["hover"], hoverinfo="text",
+                )
+            )
+            trace_years.append(y)
+    centres = docs[docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
+    for _, row in centres.iterrows():
+        fig.add_annotation(x=row["x"], y=row["y"], text=_esc(row["topic_label"]), showarrow=False,
+                           font=dict(size=11, color="#111"), bgcolor="rgba(255,255,255,0.7)")
+    buttons = [dict(label="Both years", method="restyle", args=[{"visible": [True] * len(trace_years)}])]
+    for y in years:
+        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty == y for ty in trace_years]}]))
+    fig.update_layout(
+        **_LAYOUT, title=title, height=650,
+        xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False),
+        yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False),
+        legend=dict(title="Topic (click to hide)", itemsizing="constant"),
+        updatemenus=[dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)],
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- 2. shift
+
+
+def prevalence_shift(comparison: pd.DataFrame, *, title: str | None = None) -> go.Figure:
+    """Share of each topic in both years (dumbbell) and the difference with its 95 % CI.
+
+    Topics are sorted by the log-odds z-score (largest growth on top); topics whose
+    ``direction`` is not "no clear change" are drawn in full colour, the rest faded.
+    """
+    a, b = _year_cols(comparison)
+    comp = comparison.sort_values("z", ascending=True).reset_index(drop=True)
+    ylabels = [_esc(lbl) for lbl in comp["label"]]
+    clear = comp["direction"] != "no clear change"
+    colors = topic_colors(comp["topic"])
+    hover = [
+        f"<b>{_esc(r.label)}</b><br>{a}: {getattr(r, f'n_{a}')} papers ({_pct(getattr(r, f'share_{a}'))})"
+        f"<br>{b}: {getattr(r, f'n_{b}')} papers ({_pct(getattr(r, f'share_{b}'))})"
+        f"<br>change: {r.diff_pp:+.1f} points (95 % CI {r.ci_low_pp:+.1f} to {r.ci_high_pp:+.1f})"
+        f"<br>q = {r.q_value:.3g} · {r.direction}"
+        for r in comp.itertuples(index=False)
+    ]
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.03,
+                        subplot_titles=(f"Share of papers, {a} and {b}", f"Change {a} → {b} (points, 95 % CI)"))
+    for i, r in comp.iterrows():
+        fig.add_trace(go.Scatter(x=[100 * r[f"share_{a}"], 100 * r[f"share_{b}"]], y=[ylabels[i]] * 2, mode="lines",
+                                 line=dict(color="#999", width=2), showlegend=False, hoverinfo="skip"), row=1, col=1)
+    for year, symbol, fill in ((a, "circle-open", "#555"), (b, "circle", "#1f5fa8")):
+        fig.add_trace(go.Scatter(x=100 * comp[f"share_{year}"], y=ylabels, mode="markers", name=str(year),
+                                 marker=dict(symbol=symbol, size=10, color=fill, line=dict(width=2, color=fill)),
+                                 hovertext=hover, hoverinfo="text"), row=1, col=1)
+    fig.add_trace(
+        go.Bar(
+            x=comp["diff_pp"], y=ylabels, orientation="h", name="change (points)", showlegend=False,
+            marker=dict(color=[colors[int(t)] for t in comp["topic"]], opacity=[1.0 if c else 0.35 for c in clear]),
+            error_x=dict(type="data", symmetric=False, array=comp["ci_high_pp"] - comp["diff_pp"],
+                         arrayminus=comp["diff_pp"] - comp["ci_low_pp"], color="#333", thickness=1.2),
+            hovertext=hover, hoverinfo="text",
+        ),
+        row=1, col=2,
+    )
+    fig.add_vline(x=0, line=dict(color="#333", width=1), row=1, col=2)
+    fig.update_xaxes(title_text="share of the year's papers (%)", row=1, col=1, rangemode="tozero")
+    fig.update_xaxes(title_text=f"{b} share minus {a} share (percentage points)", row=1, col=2)
+    fig.update_yaxes(title_text="topic (sorted by z-score, growth on top)", row=1, col=1)
+    fig.update_layout(**_LAYOUT, title=title or f"Which topics grew or shrank from {a} to {b}?",
+                      height=max(420, 26 * len(comp) + 160), legend=dict(title="Year", orientation="h", y=-0.08 if len(comp) > 15 else -0.2),
+                      bargap=0.35)
+    return fig
+
+
+def significance_plot(comparison: pd.DataFrame, *, alpha: float = 0.05, title: str | None = None) -> go.Figure:
+    """Change against evidence: difference (points) vs -log10(q), one dot per topic.
+
+    A volcano plot: dots above the dashed line (q = ``alpha``) are the changes that
+    survive the false-discovery correction; dot size is the pooled number of papers.
+    """
+    a, b = _year_cols(comparison)
+    comp = comparison.reset_index(drop=True)
+    colors = topic_colors(comp["topic"])
+    n = comp[f"n_{a}"] + comp[f"n_{b}"]
+    fig = go.Figure(
+        go.Scatter(
+            x=comp["diff_pp"], y=-np.log10(comp["q_value"].clip(lower=1e-300)), mode="markers+text",
+            text=[_esc(lbl) if d != "no clear change" else "" for lbl, d in zip(comp["label"], comp["direction"])],
+            textposition="top center",
+            marker=dict(size=8 + 22 * np.sqrt(n / max(n.max(), 1)), color=[colors[int(t)] for t in comp["topic"]],
+                        line=dict(width=1, color="#333"), opacity=0.85),
+            hovertext=[f"<b>{_esc(r.label)}</b><br>change {r.diff_pp:+.1f} points<br>q = {r.q_value:.3g}<br>{r.direction}"
+                       for r in comp.itertuples(index=False)],
+            hoverinfo="text", showlegend=False,
+        )
+    )
+    fig.add_hline(y=-np.log10(alpha), line=dict(dash="dash", color="#c00"), annotation_text=f"q = {alpha}",
+                  annotation_position="top left")
+    fig.add_vline(x=0, line=dict(color="#999", width=1))
+    fig.update_layout(**_LAYOUT, title=title or f"Which changes from {a} to {b} are more than noise?", height=480,
+                      xaxis_title=f"{b} share minus {a} share (percentage points)",
+                      yaxis_title="evidence: −log10(q-value), higher is stronger")
+    return fig
+
+
+# --------------------------------------------------------------------------- 3. sizes
+
+
+def topic_sizes(prevalence: pd.DataFrame, *, title: str = "How big is each topic, as a share of each year's papers?") -> go.Figure:
+    """Grouped horizontal bars: each topic's share of each year's papers, with Wilson 95 % CIs."""
+    prev = prevalence.copy()
+    order = prev.groupby("topic")["share"].mean().sort_values().index.tolist()
+    prev["topic"] = pd.Categorical(prev["topic"], order, ordered=True)
+    prev = prev.sort_values(["year", "topic"])
+    fig = go.Figure()
+    years = sorted(prev["year"].unique())
+    shades = ["#9ab8d8", "#1f5fa8", "#0b2e59", "#6fa8dc"]
+    for k, (year, part) in enumerate(prev.groupby("year", sort=True)):
+        fig.add_trace(
+            go.Bar(
+                x=100 * part["share"], y=[_esc(lbl) for lbl in part["label"]], orientation="h", name=f"{year} (n = {part['year_total'].iloc[0]})",
+                marker_color=shades[k % len(shades)],
+                error_x=dict(type="data", symmetric=False, array=100 * (part["ci_high"] - part["share"]),
+                             arrayminus=100 * (part["share"] - part["ci_low"]), color="#555", thickness=1),
+                hovertext=[f"<b>{_esc(r.label)}</b><br>{year}: {r.n_docs} of {r.year_total} papers ({_pct(r.share)})"
+                           f"<br>95 % CI {_pct(r.ci_low)} to {_pct(r.ci_high)}" for r in part.itertuples(index=False)],
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(**_LAYOUT, title=title, barmode="group", height=max(420, 22 * len(order) * max(1, len(years)) // 1.4 + 160),
+                      xaxis_title="share of that year's papers (%)", yaxis_title="topic", legend=dict(title="Year"))
+    return fig
+
+
+# --------------------------------------------------------------------------- 4. terms
+
+
+def topic_terms(terms: pd.DataFrame, *, n_terms: int = 8, max_topics: int = 24, columns: int = 4,
+                title: str = "What words define each topic? (c-TF-IDF weight)") -> go.Figure:
+    """Small multiples: the top ``n_terms`` terms of each of the ``max_topics`` first topics."""
+    ids = [t for t in terms["topic"].drop_duplicates() if t != -1][:max_topics]
+    if not ids:
+        raise ValueError("terms table has no topics")
+    rows = int(np.ceil(len(ids) / columns))
+    labels = terms.drop_duplicates("topic").set_index("topic")["label"]
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=[_esc(f"{t}: {labels[t]}")[:40] for t in ids],
+                        horizontal_spacing=0.12, vertical_spacing=min(0.08, 0.5 / max(rows, 1)))
+    colors = topic_colors(ids)
+    for k, t in enumerate(ids):
+        part = terms[terms["topic"] == t].nsmallest(n_terms, "rank").iloc[::-1]
+        fig.add_trace(go.Bar(x=part["weight"], y=[_esc(w) for w in part["term"]], orientation="h", marker_color=colors[int(t)],
+                             showlegend=False, hovertext=[f"{_esc(w)}: {s:.3f}" for w, s in zip(part["term"], part["weight"])],
+                             hoverinfo="text"), row=k // columns + 1, col=k % columns + 1)
+    fig.update_xaxes(title_text="c-TF-IDF weight", title_font_size=10, tickfont_size=9)
+    fig.update_yaxes(tickfont_size=10)
+    fig.update_layout(**_LAYOUT, title=title, height=230 * rows + 120)
+    return fig
+
+
+# --------------------------------------------------------------------------- 5. relations
+
+
+def _similarity_matrix(similarity: pd.DataFrame) -> pd.DataFrame:
+    mat = similarity.pivot(index="topic_a", columns="topic_b", values="similarity")
+    names = similarity.drop_duplicates("topic_a").set_index("topic_a")["label_a"]
+    mat.index = [f"{t}: {names[t]}" for t in mat.index]
+    mat.columns = [f"{t}: {names[t]}" for t in mat.columns]
+    return mat
+
+
+def topic_similarity_heatmap(similarity: pd.DataFrame, *, title: str = "Which topics are close to each other? (cosine similarity of topic centroids)") -> go.Figure:
+    """Heatmap of topic-to-topic cosine similarity, rows ordered by the hierarchy."""
+    mat = _similarity_matrix(similarity)
+    if len(mat) > 2:
+        from scipy.cluster.hierarchy import leaves_list, linkage
+        from scipy.spatial.distance import squareform
+
+        dist = np.clip(1 - mat.to_numpy(), 0, 2)
+        np.fill_diagonal(dist, 0)
+        order = leaves_list(linkage(squareform(dist, checks=False), method="average"))
+        mat = mat.iloc[order, order]
+    labels = [_esc(x) for x in mat.index]
+    fig = go.Figure(go.Heatmap(z=mat.to_numpy(), x=labels, y=labels, colorscale="Blues", zmin=0, zmax=1,
+                               colorbar=dict(title="cosine"), hovertemplate="%{y}<br>%{x}<br>similarity %{z:.2f}<extra></extra>"))
+    fig.update_layout(**_LAYOUT, title=title, height=max(450, 18 * len(mat) + 250), xaxis=dict(title="topic", tickangle=-45),
+                      yaxis=dict(title="topic", autorange="reversed"))
+    return fig
+
+
+def topic_hierarchy(similarity: pd.DataFrame, *, title: str = "Which topics merge first? (average-linkage hierarchy)") -> go.Figure:
+    """Dendrogram of topics (distance = 1 - cosine similarity of centroids, average linkage)."""
+    import plotly.figure_factory as ff
+
+    mat = _similarity_matrix(similarity)
+    if len(mat) < 2:
+        raise ValueError("a hierarchy needs at least two topics")
+    dist = np.clip(1 - mat.to_numpy(), 0, 2)
+    np.fill_diagonal(dist, 0)
+    from scipy.cluster.hierarchy import linkage
+    from scipy.spatial.distance import squareform
+
+    condensed = squareform(dist, checks=False)
+    fig = ff.create_dendrogram(
+        dist, orientation="left", labels=[_esc(x) for x in mat.index],
+        linkagefun=lambda _: linkage(condensed, method="average"), distfun=lambda x: condensed,
+    )
+    fig.update_layout(**_LAYOUT, title=title, height=max(420, 20 * len(mat) + 160), showlegend=False,
+                      xaxis_title="distance at which topics merge (1 − cosine similarity)", yaxis_title="topic")
+    return fig

@@ -1,0 +1,176 @@
+"""The self-contained HTML trend report.
+
+:func:`render_report` turns an :class:`topics.pipeline.Analysis` into one HTML string;
+:func:`write_report` writes it. The page works offline and from ``file://``: plotly.js
+is inlined once, nothing is fetched from a network, and no external font or style is
+used. Abstracts are untrusted text: the Jinja2 environment autoescapes, and the figure
+builders escape hover text.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import date
+from importlib import metadata
+from pathlib import Path
+
+import jinja2
+
+from topics import plots
+from topics.narrate import narrate
+from topics.pipeline import Analysis
+from topics.text import first_sentence
+
+__all__ = ["build_figures", "render_report", "write_report"]
+
+_PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transformers", "torch", "scikit-learn", "pandas", "plotly")
+
+# How to read each chart, shown above it.
+_HOW_TO_READ = {
+    "shift": "Left: each topic's share of papers in the earlier year (open circle) and the later year (filled). "
+    "Right: the change in percentage points with its 95 % interval; an interval that crosses zero is compatible "
+    "with no change. Faded bars did not pass the false-discovery correction.",
+    "significance": "Each dot is a topic: further right means it grew more, higher means stronger evidence. "
+    "Only dots above the dashed line (q < 0.05) are changes we can call real; size is the number of papers.",
+    "map": "Each point is a paper; papers with similar abstracts lie close together. Colours are topics, grey points "
+    "are outliers that fit no topic. Use the buttons to show one year, and click legend entries to hide topics. "
+    "Distances between far-apart groups mean little in this layout.",
+    "sizes": "Bars are shares of each year's papers, so years of different size compare fairly; "
+    "whiskers are 95 % intervals.",
+    "terms": "The words that most distinguish each topic from the others (class-based TF-IDF over words and "
+    "two-word phrases). Longer bars mean more distinctive.",
+    "similarity": "Darker cells join topics whose papers read alike; rows are ordered so that related topics sit together.",
+    "hierarchy": "Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
+}
+
+
+def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
+    """Every chart of the report, by key, built from the analysis tables."""
+    figs = {
+        "shift": plots.prevalence_shift(analysis.comparison),
+        "significance": plots.significance_plot(analysis.comparison),
+        "map": plots.topic_map(analysis.documents, analysis.coords),
+        "sizes": plots.topic_sizes(analysis.prevalence),
+    }
+    if len(analysis.terms):
+        figs["terms"] = plots.topic_terms(analysis.terms)
+    if analysis.similarity["topic_a"].nunique() >= 2:
+        figs["similarity"] = plots.topic_similarity_heatmap(analysis.similarity)
+        figs["hierarchy"] = plots.topic_hierarchy(analysis.similarity)
+    return figs
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _topic_cards(analysis: Analysis) -> list[dict]:
+    a, b = analysis.year_a, analysis.year_b
+    comp = analysis.comparison.set_index("topic")
+    reps = analysis.representatives
+    colors = plots.topic_colors(analysis.topics["topic"])
+    cards = []
+    for row in analysis.topics.itertuples(index=False):
+        if row.topic == -1:
+            continue
+        c = comp.loc[row.topic] if row.topic in comp.index else None
+        papers = [
+            {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
+            for r in reps[reps["topic"] == row.topic].itertuples(index=False)
+        ]
+        cards.append(
+            {
+                "topic": row.topic,
+                "label": row.label,
+                "color": colors[row.topic],
+                "terms": row.top_terms,
+                "n_docs": row.n_docs,
+                "n_a": int(c[f"n_{a}"]) if c is not None else 0,
+                "n_b": int(c[f"n_{b}"]) if c is not None else 0,
+                "share_a": float(c[f"share_{a}"]) if c is not None else 0.0,
+                "share_b": float(c[f"share_{b}"]) if c is not None else 0.0,
+                "direction": c["direction"] if c is not None else "",
+                "papers": papers,
+            }
+        )
+    return cards
+
+
+def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
+    """The complete report as one HTML string.
+
+    Parameters
+    ----------
+    analysis
+        The result of :func:`topics.analyze`.
+    title
+        Page title; default "<venue> <year_a> vs <year_b>: topics and trends".
+    caveats
+        Data caveats to state in the methods section (e.g.
+        :func:`topics.datasets.dataset_caveats`).
+    dataset
+        A short description of the input, for the methods section.
+    """
+    from plotly.offline import get_plotlyjs
+
+    a, b = analysis.year_a, analysis.year_b
+    venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
+    venue = "/".join(venues) if venues else "Papers"
+    figures = build_figures(analysis)
+    config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
+    charts = [
+        {"key": key, "how": _HOW_TO_READ[key], "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
+        for key, fig in figures.items()
+    ]
+    comp = analysis.comparison
+    comparison_rows = [
+        {
+            "topic": int(r.topic), "label": r.label, "n_a": int(getattr(r, f"n_{a}")), "n_b": int(getattr(r, f"n_{b}")),
+            "share_a": getattr(r, f"share_{a}"), "share_b": getattr(r, f"share_{b}"), "diff": r.diff_pp,
+            "low": r.ci_low_pp, "high": r.ci_high_pp, "z": r.z, "q": r.q_value, "direction": r.direction,
+        }
+        for r in comp.itertuples(index=False)
+    ]
+    settings = analysis.settings
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("topics", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+    template = env.get_template("report.html.j2")
+    return template.render(
+        title=title or f"{venue} {a} vs {b}: topics and trends",
+        year_a=a,
+        year_b=b,
+        summary=narrate(comp),
+        charts=charts,
+        cards=_topic_cards(analysis),
+        comparison=comparison_rows,
+        settings=settings,
+        outliers_counted=bool(settings.get("include_outliers")),
+        n_topics=int((analysis.topics["topic"] != -1).sum()),
+        caveats=list(caveats),
+        dataset=dataset,
+        versions=_versions(),
+        generated=date.today().isoformat(),
+        plotlyjs=get_plotlyjs(),
+    )
+
+
+def write_report(analysis: Analysis, path: str | os.PathLike[str], **options) -> Path:
+    """Render the report (see :func:`render_report` for ``options``) and write it to ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    html = render_report(analysis, **options)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
