@@ -50,3 +50,16 @@ def theme_corpus() -> pd.DataFrame:
 @pytest.fixture(scope="session")
 def sample_analysis(sample_corpus) -> topics.Analysis:
     return topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False)
+
+
+def values(v):
+    """Plain Python numbers from a figure dict's array (Plotly >= 6 encodes numpy
+    arrays as ``{"dtype", "bdata", "shape"}``)."""
+    if isinstance(v, dict) and "bdata" in v:
+        import base64
+
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        if "shape" in v:
+            arr = arr.reshape([int(s) for s in str(v["shape"]).split(",")])
+        return arr.tolist()
+    return np.asarray(v).tolist()

@@ -18,7 +18,7 @@ from importlib import metadata as _metadata
 
 from topics import datasets, plots
 from topics.corpus import CorpusError, read_corpus
-from topics.embed import EmbeddingCache, EmbeddingError, embed, get_embedder
+from topics.embed import EmbeddingCache, EmbeddingError, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates, size_rule
 from topics.narrate import narrate
 from topics.pipeline import Analysis, analyze, write_tables
@@ -41,7 +41,7 @@ __all__ = [
     "compare_years",
     "datasets",
     "document_table",
-    "embed",
+    "embed_texts",
     "get_embedder",
     "map_coordinates",
     "narrate",

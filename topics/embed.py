@@ -11,7 +11,7 @@ Two backends ship with the package, both satisfying the :class:`Embedder` protoc
   analysis). No weights, a fraction of a second for thousands of abstracts: for quick
   looks and tests.
 
-:func:`embed` runs a backend through the cache: vectors are stored per model
+:func:`embed_texts` runs a backend through the cache: vectors are stored per model
 fingerprint and text hash, so a second run reads instead of embedding.
 """
 
@@ -36,7 +36,7 @@ __all__ = [
     "LSAEmbedder",
     "SentenceTransformerEmbedder",
     "default_cache_dir",
-    "embed",
+    "embed_texts",
     "get_embedder",
     "resolve_model",
 ]
@@ -56,7 +56,7 @@ class EmbeddingError(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """What :func:`embed` and :class:`topics.TopicModel` need from an embedding backend."""
+    """What :func:`embed_texts` and :class:`topics.TopicModel` need from an embedding backend."""
 
     name: str
 
@@ -299,7 +299,7 @@ class EmbeddingCache:
         return path
 
 
-def embed(
+def embed_texts(
     texts: Sequence[str],
     embedder: Embedder | str = "minilm",
     *,

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["GENERIC_TERMS", "HEAD_ONLY_TERMS", "TOKEN_PATTERN", "PhraseAnalyzer", "is_name_candidate", "name_topics"]
+__all__ = ["extend_phrase", "GENERIC_TERMS", "HEAD_ONLY_TERMS", "TOKEN_PATTERN", "PhraseAnalyzer", "is_name_candidate", "name_topics"]
 
 #: Tokens for topic terms: a letter, then letters or digits, hyphenated parts kept
-#: ("self-supervised", "long-tailed", "gpt-4"); one-letter tokens never count.
-TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)*[a-zA-Z0-9]\b"
+#: ("self-supervised", "long-tailed", "gpt-4"); :class:`PhraseAnalyzer` drops one-letter tokens.
+TOKEN_PATTERN = r"(?u)\b[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)*\b"
 
 #: Words that can end a name ("language models", "tabular data", "deep learning") but
 #: are too broad to start one or to be one.
@@ -92,7 +92,7 @@ class PhraseAnalyzer:
 
     def __call__(self, text: str) -> list[str]:
         tokens = self._regex.findall(text.lower())
-        keep = [t not in ENGLISH_STOP_WORDS for t in tokens]
+        keep = [len(t) > 1 and t not in ENGLISH_STOP_WORDS for t in tokens]
         grams = [t for t, k in zip(tokens, keep) if k]
         grams += [f"{a} {b}" for a, b, ka, kb in zip(tokens, tokens[1:], keep, keep[1:]) if ka and kb]
         return grams
@@ -127,18 +127,24 @@ def is_name_candidate(term: str) -> bool:
     return True
 
 
-def _candidates(terms: Sequence[tuple[str, float]], doc_counts: Mapping[str, int], size: int) -> list[str]:
+def _candidates(
+    terms: Sequence[tuple[str, float]], doc_counts: Mapping[str, int], size: int, corpus_counts: Mapping[str, int] | None = None
+) -> list[str]:
     """Name candidates, best first: widely shared phrases, then single words, then the rest.
 
     A phrase must occur in at least ``max(2, size / 10)`` of the topic's documents (so
-    that one paper repeating a phrase cannot name a topic); within a group, candidates
-    are ranked by c-TF-IDF weight times the share of the topic's documents holding them.
+    that one paper repeating a phrase cannot name a topic). Within a group, candidates
+    are ranked by c-TF-IDF weight x coverage (share of the topic's documents holding the
+    term) x precision (share of all documents holding the term that are in this topic),
+    so "group fairness" beats "machine learning" for a fairness topic.
     """
     need = min(size, max(2, int(np.ceil(size / 10))))
 
     def score(item: tuple[str, float]) -> float:
         term, weight = item
-        return weight * doc_counts.get(term, 1) / max(size, 1)
+        inside = doc_counts.get(term, 1)
+        precision = inside / max(corpus_counts.get(term, inside), 1) if corpus_counts else 1.0
+        return weight * inside / max(size, 1) * precision
 
     ranked = sorted(terms, key=score, reverse=True)
     phrases = [t for t, _ in ranked if len(t.split()) > 1 and is_name_candidate(t) and doc_counts.get(t, need) >= need]
@@ -151,6 +157,7 @@ def name_topics(
     terms: Mapping[int, Sequence[tuple[str, float]]],
     sizes: Mapping[int, int] | None = None,
     doc_counts: Mapping[int, Mapping[str, int]] | None = None,
+    corpus_counts: Mapping[str, int] | None = None,
     *,
     outlier_name: str = "outliers (no topic)",
 ) -> dict[int, str]:
@@ -165,6 +172,8 @@ def name_topics(
     doc_counts
         For each topic, how many of its documents contain each term (see
         :func:`_candidates`). Without it every term counts as widely shared.
+    corpus_counts
+        How many documents of the whole corpus contain each term.
     outlier_name
         The name of topic -1.
 
@@ -182,7 +191,7 @@ def name_topics(
             names[topic] = outlier_name
             continue
         counts = (doc_counts or {}).get(topic, {})
-        candidates = _candidates(terms[topic], counts, sizes.get(topic, 0)) or [f"topic {topic}"]
+        candidates = _candidates(terms[topic], counts, sizes.get(topic, 0), corpus_counts) or [f"topic {topic}"]
         name = next((c for c in candidates if c not in taken and not _overlaps(c, taken)), None)
         if name is None:
             base = candidates[0]
@@ -193,6 +202,34 @@ def name_topics(
         names[topic] = name
         taken.add(name)
     return {t: names[t] for t in terms}
+
+
+def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_share: float = 0.6) -> str:
+    """Extend a two-word name by the word that nearly always follows it.
+
+    "graph neural" becomes "graph neural networks" and "neural radiance" becomes
+    "neural radiance fields" when at least ``min_share`` of the phrase's occurrences in
+    ``token_streams`` (the topic's documents as lower-case token lists) continue with the
+    same word, and that word is not a stop word or generic term.
+    """
+    words = name.split()
+    if len(words) != 2:
+        return name
+    followers: dict[str, int] = {}
+    total = 0
+    for tokens in token_streams:
+        for i in range(len(tokens) - 2):
+            if tokens[i] == words[0] and tokens[i + 1] == words[1]:
+                total += 1
+                followers[tokens[i + 2]] = followers.get(tokens[i + 2], 0) + 1
+    if not followers:
+        return name
+    word, count = max(followers.items(), key=lambda kv: (kv[1], kv[0]))
+    longer = f"{name} {word}"
+    ending_ok = word in ("problems", "problem") or not _bad_word(word)
+    if count >= min_share * total and count >= 2 and ending_ok and word not in words and is_name_candidate(longer):
+        return longer
+    return name
 
 
 def _overlaps(candidate: str, taken: set[str]) -> bool:

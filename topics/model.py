@@ -3,7 +3,7 @@
 The one stateful object of the package. It follows the scikit-learn estimator
 contract: ``__init__`` only stores its keyword arguments, ``fit`` returns ``self``,
 learned state ends in ``_``, and ``random_state`` is resolved inside ``fit``. Embeddings
-are computed once (:func:`topics.embed.embed`) and passed in.
+are computed once (:func:`topics.embed.embed_texts`) and passed in.
 
 Parameters derived from the corpus size
 ---------------------------------------
@@ -16,7 +16,7 @@ parameter left as ``None`` is set by :func:`size_rule`:
 parameter           rule                                    n = 90    n = 4,364
 ==================  ======================================  ========  ==========
 ``n_neighbors``     ``clip(round(sqrt(n) / 2), 5, 15)``     5         15
-``min_cluster_size````max(3, round(sqrt(n) / 3))``          3         22
+``min_cluster_size````max(4, round(sqrt(n) / 3))``          4         22
 ``min_samples``     ``max(1, min_cluster_size // 3)``       1         7
 ==================  ======================================  ========  ==========
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -36,7 +37,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 
-from topics.labels import PhraseAnalyzer, name_topics
+from topics.labels import TOKEN_PATTERN, PhraseAnalyzer, extend_phrase, name_topics
 from topics.text import clean_for_terms
 
 __all__ = ["TopicModel", "map_coordinates", "size_rule"]
@@ -50,7 +51,7 @@ def size_rule(n_docs: int) -> dict[str, int]:
     """UMAP and HDBSCAN parameters for a corpus of ``n_docs`` documents (module docs)."""
     root = float(np.sqrt(n_docs))
     n_neighbors = int(np.clip(round(root / 2), 5, 15))
-    min_cluster_size = int(max(3, round(root / 3)))
+    min_cluster_size = int(max(4, round(root / 3)))
     min_samples = max(1, min_cluster_size // 3)
     return {"n_neighbors": n_neighbors, "min_cluster_size": min_cluster_size, "min_samples": min_samples}
 
@@ -205,7 +206,13 @@ class TopicModel(BaseEstimator):
         representations = self.bertopic_.topic_representations_
         sizes = pd.Series(topics).value_counts().to_dict()
         ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
-        self.topic_names_ = name_topics(ranked, sizes, self._doc_counts(ranked, topics, cleaned))
+        topic_counts, corpus_counts = self._doc_counts(ranked, topics, cleaned)
+        names = name_topics(ranked, sizes, topic_counts, corpus_counts)
+        tokenize = re.compile(TOKEN_PATTERN).findall
+        self.topic_names_ = {
+            t: extend_phrase(n, [tokenize(cleaned[i].lower()) for i in np.flatnonzero(topics == t)]) if t != -1 else n
+            for t, n in names.items()
+        }
         self.topic_terms_ = {t: terms[: self.top_n_terms] for t, terms in ranked.items()}
         centroids = {}
         for t in sorted(sizes):
@@ -214,18 +221,19 @@ class TopicModel(BaseEstimator):
         self.topic_embeddings_ = centroids
         self._embeddings = embeddings
 
-    def _doc_counts(self, ranked: dict, topics: np.ndarray, cleaned: list[str]) -> dict[int, dict[str, int]]:
-        # How many of a topic's documents hold each of its candidate terms.
+    def _doc_counts(self, ranked: dict, topics: np.ndarray, cleaned: list[str]) -> tuple[dict, dict]:
+        # How many of a topic's documents, and of all documents, hold each candidate term.
         analyze = self._vectorizer().build_analyzer()
-        counts: dict[int, dict[str, int]] = {}
-        for t, terms in ranked.items():
-            wanted = {w for w, _ in terms}
-            found: dict[str, int] = dict.fromkeys(wanted, 0)
-            for i in np.flatnonzero(topics == t):
-                for w in wanted.intersection(analyze(cleaned[i])):
-                    found[w] += 1
-            counts[t] = found
-        return counts
+        wanted = {w for terms in ranked.values() for w, _ in terms}
+        per_doc = [wanted.intersection(analyze(text)) for text in cleaned]
+        corpus: dict[str, int] = dict.fromkeys(wanted, 0)
+        counts: dict[int, dict[str, int]] = {t: dict.fromkeys((w for w, _ in terms), 0) for t, terms in ranked.items()}
+        for topic, found in zip(topics.tolist(), per_doc):
+            for w in found:
+                corpus[w] += 1
+                if topic in counts and w in counts[topic]:
+                    counts[topic][w] += 1
+        return counts, corpus
 
     def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
         """Fit and return ``labels_``."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from topics.embed import EmbeddingCache, Embedder, embed, get_embedder
+from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates
 from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
@@ -97,7 +97,7 @@ def analyze(
     random_state
         Seed for the topic model and the map layout.
     cache, show_progress
-        Passed to :func:`topics.embed.embed`.
+        Passed to :func:`topics.embed.embed_texts`.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -107,7 +107,7 @@ def analyze(
     start = time.perf_counter()
     if embeddings is None:
         texts = [clean_for_terms(t) for t in corpus["abstract"]]
-        embeddings = embed(texts, backend, cache=cache, show_progress=show_progress)
+        embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start

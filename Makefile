@@ -1,0 +1,48 @@
+# One entry point for a fresh machine. `make report` and `make test` each do all of
+# their own set-up: a virtual environment in .venv with torch pinned to the CPU build
+# (constraints.txt), and for the tests Debian's chromium for the browser checks.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt
+
+.PHONY: report report-full test test-fast notebooks bench setup browser clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) --upgrade pip
+	$(PIP) torch==2.13.0
+	$(PIP) -e '.[test,jupyter,bench]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## The main job: the HTML trend report for the bundled ICLR 2024 and 2025 files.
+report: $(STAMP)
+	$(BIN)/topics report --tables reports/tables
+
+## The same on the full accepted-paper lists (4,364 abstracts; embedding takes minutes once, then is cached).
+report-full: $(STAMP)
+	$(BIN)/topics report --dataset full -o reports/iclr-2024-vs-2025-full.html --tables reports/tables-full
+
+## Headless Chromium for the browser tests (Debian package; needs root or sudo).
+browser:
+	@if [ -x /usr/bin/chromium ]; then echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; \
+	else SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; fi
+
+## All tests, the real-model and browser ones included.
+test: $(STAMP) browser
+	$(BIN)/python -m pytest -p no:cacheprovider
+
+## Quick loop while developing: skip the real model, the browser and the notebooks.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow and not browser and not notebook"
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) reports/*.html reports/tables*

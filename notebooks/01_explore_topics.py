@@ -1,0 +1,95 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Exploring the topics of the bundled ICLR files
+#
+# This notebook walks through the pipeline step by step on the 90 bundled abstracts
+# (19 from ICLR 2024, 71 from ICLR 2025): load, embed (cached), fit topics, look at the
+# map, the terms, the papers of one topic, rename and merge topics, and the outliers.
+# Every step is a call into `topics`; nothing is re-implemented here.
+
+# %%
+import os
+
+import topics
+
+BACKEND = os.environ.get("TOPICS_BACKEND", "minilm")  # "lsa" for a weightless quick look
+SEED = 0
+
+# %% [markdown]
+# ## Load
+# One call gives a validated corpus: one row per abstract with `doc_id`, `venue`,
+# `year`, `title`, `abstract`, `source` and `position`.
+
+# %%
+corpus = topics.datasets.iclr_sample()
+corpus.groupby("year").size()
+
+# %% [markdown]
+# ## Embed and fit
+# `analyze` embeds the abstracts (read from the on-disk cache after the first run),
+# fits the `TopicModel` with parameters derived from the corpus size, and builds every
+# table.
+
+# %%
+analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
+model = analysis.model
+print(f"{len(model.topics) - (-1 in model.topics)} topics; {100 * model.outlier_share_:.0f} % outliers; parameters {model.params_}")
+analysis.topics
+
+# %% [markdown]
+# ## The topic map
+# **Question:** which papers are alike? Each point is a paper placed by the similarity of
+# its abstract; colours are topics. Look for tight groups (clear topics) and grey points
+# (outliers). The buttons show one year at a time.
+
+# %%
+topics.plots.topic_map(analysis.documents, analysis.coords)
+
+# %% [markdown]
+# ## Topic terms
+# **Question:** what is each topic about? The bars are the terms that most distinguish a
+# topic from the others (c-TF-IDF); the topic's name is its most widely shared and most
+# distinctive phrase.
+
+# %%
+topics.plots.topic_terms(analysis.terms)
+
+# %% [markdown]
+# ## The papers of one topic
+# The most central papers of the largest topic (closest to its centroid).
+
+# %%
+largest = analysis.topics.query("topic != -1").iloc[0]
+print(f"Topic {largest.topic}: {largest.label} ({largest.n_docs} papers)")
+analysis.representatives.query("topic == @largest.topic")[["rank", "year", "abstract", "similarity"]]
+
+# %% [markdown]
+# ## Renaming and merging
+# Names are generated; where you know better, `rename` returns a new model with your
+# names. `merge` joins topics and recomputes their terms and name. The fitted model is
+# never changed in place.
+
+# %%
+first, second = [t for t in model.topics if t != -1][:2]
+renamed = model.rename({first: "my better name"})
+merged = model.merge([first, second])
+print("renamed:", renamed.topic_names_[first], "| original kept:", model.topic_names_[first])
+topics.topic_table(merged).head()
+
+# %% [markdown]
+# ## What the outlier topic holds
+# HDBSCAN leaves papers that fit no topic as outliers (topic -1). On a small, diverse
+# sample these are papers without close neighbours. `TopicModel(reduce_outliers=True)`
+# reassigns them to the nearest topic; the report states which choice was made.
+
+# %%
+analysis.documents.query("topic == -1")[["year", "abstract"]].assign(abstract=lambda d: d["abstract"].str.slice(0, 120))

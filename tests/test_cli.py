@@ -1,0 +1,97 @@
+import pandas as pd
+import pytest
+
+from topics.cli import main
+
+
+@pytest.fixture(scope="module")
+def lsa_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli")
+    code = main(["report", "--backend", "lsa", "-q", "-o", str(out / "r.html"), "--tables", str(out / "t")])
+    return code, out
+
+
+def test_report_on_bundled_files(lsa_run, capsys):
+    code, out = lsa_run
+    assert code == 0
+    assert (out / "r.html").stat().st_size > 1_000_000  # plotly.js inlined
+    docs = pd.read_csv(out / "t" / "documents.csv")
+    assert docs.columns.tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+    assert len(docs) == 90 and docs["year"].value_counts().to_dict() == {2025: 71, 2024: 19}
+    topics = pd.read_csv(out / "t" / "topics.csv")
+    assert topics.columns.tolist() == ["topic", "label", "n_docs", "top_terms"]
+    assert topics["n_docs"].sum() == 90
+    assert topics.loc[topics["topic"] != -1, "label"].is_unique
+    comp = pd.read_csv(out / "t" / "comparison.csv")
+    assert comp.columns.tolist()[:13] == ["topic", "label", "n_2024", "n_2025", "share_2024", "share_2025", "diff_pp",
+                                          "ci_low_pp", "ci_high_pp", "z", "p_value", "q_value", "direction"]
+    assert comp["n_2024"].sum() + comp["n_2025"].sum() == (docs["topic"] != -1).sum()
+
+
+def test_same_command_twice_gives_identical_tables(lsa_run, tmp_path):
+    _, out = lsa_run
+    assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]) == 0
+    for name in ("documents.csv", "topics.csv", "comparison.csv"):
+        assert (tmp_path / "t" / name).read_bytes() == (out / "t" / name).read_bytes(), name
+
+
+def test_summary_is_printed(tmp_path, capsys):
+    assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html")]) == 0
+    printed = capsys.readouterr().out
+    assert "90 papers (2024: 19, 2025: 71)" in printed and "topics" in printed and "outliers" in printed
+    assert f"wrote {tmp_path / 'r.html'}" in printed
+
+
+@pytest.mark.parametrize(
+    "files, args, message",
+    [
+        ({}, ["missing.txt"], "missing.txt: not found"),
+        ({"e.txt": ""}, ["e.txt"], "e.txt: empty"),
+        ({"h.txt": "Papers\n\nAn abstract."}, ["h.txt"], "names no year"),
+        ({"t.csv": "title,year\nT,2024\n"}, ["t.csv"], "no 'abstract' column"),
+        ({"one.txt": "ICLR 2024 Papers\n\n" + "\n\n".join(f"Abstract number {i} about things." for i in range(12))}, ["one.txt"], "need exactly two years"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, files, args, message):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_non_utf8_exits_2(tmp_path, capsys):
+    f = tmp_path / "l.txt"
+    f.write_bytes("ICLR 2024 Papers\n\nCaf\xe9.".encode("latin-1"))
+    assert main(["report", "-q", str(f)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_user_table_and_chosen_years(tmp_path, theme_corpus):
+    corpus = theme_corpus.assign(year=[2021, 2022, 2023] * (len(theme_corpus) // 3))
+    corpus[["abstract", "year", "title"]].to_parquet(tmp_path / "mine.parquet")
+    code = main(["report", str(tmp_path / "mine.parquet"), "--backend", "lsa", "-q", "--years", "2023", "2021",
+                 "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")])
+    assert code == 0
+    comp = pd.read_csv(tmp_path / "t" / "comparison.csv")
+    assert {"n_2021", "n_2023"} <= set(comp.columns) and "n_2022" not in comp.columns
+
+
+@pytest.mark.slow
+def test_real_minilm_end_to_end(tmp_path):
+    cache = tmp_path / "cache"
+    args = ["report", "-q", "--cache-dir", str(cache), "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
+    assert main(args) == 0
+    assert len(list(cache.glob("*.npz"))) == 1
+    topics = pd.read_csv(tmp_path / "t" / "topics.csv")
+    real = topics[topics["topic"] != -1]
+    # several meaningful topics on 90 abstracts, not one giant topic and not all outliers
+    assert len(real) >= 5
+    assert real["n_docs"].max() <= 0.3 * 90
+    assert topics.loc[topics["topic"] == -1, "n_docs"].sum() <= 0.25 * 90
+    assert real["label"].is_unique
+    first = (tmp_path / "t" / "documents.csv").read_bytes()
+    assert main(args) == 0  # warm: embeddings come from the cache, same tables
+    assert (tmp_path / "t" / "documents.csv").read_bytes() == first

@@ -1,0 +1,123 @@
+import hashlib
+
+import numpy as np
+import pytest
+
+from topics import embed as E
+
+
+class CountingEmbedder:
+    """A deterministic fake backend that counts how many texts it embedded."""
+
+    name = "counting"
+
+    def __init__(self, fingerprint="fake-v1"):
+        self._fp = fingerprint
+        self.calls = 0
+        self.seen = 0
+
+    def fingerprint(self):
+        return self._fp
+
+    def encode(self, texts, *, show_progress=False):
+        self.calls += 1
+        self.seen += len(texts)
+        out = np.array([[len(t), sum(map(ord, t)) % 97, 1.0] for t in texts], dtype=np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_lsa_vectors_are_unit_length_and_meaningful():
+    texts = ["optimal transport wasserstein"] * 3 + ["speech audio phoneme"] * 3 + ["robot grasp arm"] * 3
+    texts = [t + f" doc{i}" for i, t in enumerate(texts)]
+    v = E.LSAEmbedder().encode(texts)
+    assert v.shape[0] == 9 and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, atol=1e-5)
+    assert v[0] @ v[1] > v[0] @ v[4]
+    assert E.LSAEmbedder().fingerprint() is None
+
+
+def test_cache_miss_then_hit(tmp_path):
+    texts = ["alpha text", "beta text", "alpha text"]
+    fake = CountingEmbedder()
+    first = E.embed_texts(texts, fake, cache=tmp_path)
+    assert fake.seen == 2  # the repeated text is embedded once
+    second = E.embed_texts(texts, fake, cache=tmp_path)
+    assert fake.calls == 1  # nothing new: read from disk
+    np.testing.assert_array_equal(first, second)
+    E.embed_texts(texts + ["gamma"], fake, cache=tmp_path)
+    assert fake.seen == 3  # only the new text
+    other = CountingEmbedder("fake-v2")
+    E.embed_texts(texts, other, cache=tmp_path)
+    assert other.seen == 2  # another fingerprint never reads these vectors
+
+
+def test_damaged_cache_is_recomputed(tmp_path, caplog):
+    fake = CountingEmbedder()
+    good = E.embed_texts(["a b", "c d"], fake, cache=tmp_path)
+    path = E.EmbeddingCache(tmp_path).path(fake.fingerprint())
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    again = E.embed_texts(["a b", "c d"], fake, cache=tmp_path)
+    assert fake.calls == 2
+    np.testing.assert_allclose(again, good)
+    assert "damaged" in caplog.text
+    path.write_bytes(b"not a zip file at all")
+    E.embed_texts(["a b"], fake, cache=tmp_path)
+    assert fake.calls == 3
+
+
+def test_tampered_vectors_fail_the_checksum(tmp_path):
+    fake = CountingEmbedder()
+    E.embed_texts(["a b"], fake, cache=tmp_path)
+    cache = E.EmbeddingCache(tmp_path)
+    path = cache.path(fake.fingerprint())
+    with np.load(path) as d:
+        keys, vectors, checksum = d["keys"], d["vectors"], d["checksum"]
+    np.savez(path, keys=keys, vectors=vectors + 1, checksum=checksum)
+    assert cache.load(fake.fingerprint()) == {}
+
+
+def test_no_cache_for_unfingerprinted_backends(tmp_path):
+    E.embed_texts(["apple banana cherry", "banana cherry grape", "cherry grape melon"], "lsa", cache=tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_backend():
+    with pytest.raises(ValueError, match="unknown embedding backend"):
+        E.get_embedder("word2vec")
+
+
+def test_packaged_model_sha_mismatch_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "model.safetensors").write_bytes(b"tampered weights")
+    monkeypatch.setattr(E, "_packaged_minilm", lambda: tmp_path)
+    with pytest.raises(E.EmbeddingError, match="not the official all-MiniLM-L6-v2"):
+        E.resolve_model(None)
+
+
+def test_resolution_order(tmp_path, monkeypatch):
+    (tmp_path / "model.safetensors").write_bytes(b"local weights")
+    source, fp = E.resolve_model(tmp_path)
+    assert source == str(tmp_path.resolve()) and fp == "local:" + hashlib.sha256(b"local weights").hexdigest()
+    monkeypatch.setattr(E, "_packaged_minilm", lambda: None)
+    assert E.resolve_model(None) == (E.DEFAULT_MODEL, "hub:" + E.DEFAULT_MODEL)
+    assert E.resolve_model("org/other-model") == ("org/other-model", "hub:org/other-model")
+
+
+def test_packaged_minilm_is_the_official_model():
+    source, fp = E.resolve_model(None)
+    assert fp == "minilm:" + E.MINILM_SHA256
+    assert hashlib.sha256((E.Path(source) / "model.safetensors").read_bytes()).hexdigest() == E.MINILM_SHA256
+
+
+@pytest.mark.slow
+def test_real_minilm_embeds_by_meaning(tmp_path):
+    texts = [
+        "Optimal transport distances between probability measures.",
+        "Wasserstein distances and couplings of distributions.",
+        "A robot arm learns to grasp objects from demonstrations.",
+    ]
+    v = E.embed_texts(texts, "minilm", cache=tmp_path)
+    assert v.shape == (3, 384)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, atol=1e-4)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.2

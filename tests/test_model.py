@@ -1,0 +1,99 @@
+import numpy as np
+import pytest
+from sklearn.metrics import adjusted_rand_score
+
+from topics import TopicModel, embed_texts, size_rule
+from topics.tables import document_table, representative_documents, term_table, topic_table
+
+
+@pytest.fixture(scope="module")
+def theme_embeddings(theme_corpus):
+    return embed_texts(theme_corpus["abstract"].tolist(), "lsa", cache=False)
+
+
+@pytest.fixture(scope="module")
+def theme_model(theme_corpus, theme_embeddings):
+    return TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+
+
+def test_recovers_known_themes(theme_corpus, theme_model):
+    labels = theme_model.labels_
+    assert len(set(labels) - {-1}) == 4
+    assert adjusted_rand_score(theme_corpus["theme"], labels) > 0.9
+    names = set(theme_model.topic_names_.values())
+    assert len(names) == len(theme_model.topic_names_)  # distinct
+    # each theme's topic is named by one of that theme's own words
+    for theme, topic in zip(theme_corpus["theme"], labels):
+        if topic != -1:
+            from tests.conftest import THEMES
+            assert any(w in THEMES[theme].split() for w in theme_model.topic_names_[topic].split()), theme_model.topic_names_[topic]
+
+
+def test_same_seed_same_assignments(theme_corpus, theme_embeddings, theme_model):
+    again = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+    np.testing.assert_array_equal(again.labels_, theme_model.labels_)
+    assert again.topic_names_ == theme_model.topic_names_
+
+
+def test_size_rule_scales_with_corpus():
+    small, large = size_rule(90), size_rule(4364)
+    assert small == {"n_neighbors": 5, "min_cluster_size": 4, "min_samples": 1}
+    assert large == {"n_neighbors": 15, "min_cluster_size": 22, "min_samples": 7}
+
+
+def test_explicit_parameters_win(theme_corpus, theme_embeddings):
+    m = TopicModel(min_cluster_size=9, n_neighbors=7, random_state=1).fit(theme_corpus, theme_embeddings)
+    assert m.params_["min_cluster_size"] == 9 and m.params_["n_neighbors"] == 7
+    assert TopicModel(min_cluster_size=9).get_params()["min_cluster_size"] == 9  # sklearn contract
+
+
+def test_input_validation(theme_corpus, theme_embeddings):
+    with pytest.raises(ValueError, match="shape"):
+        TopicModel().fit(theme_corpus, theme_embeddings[:-1])
+    with pytest.raises(ValueError, match="at least 10"):
+        TopicModel().fit(theme_corpus.head(5), theme_embeddings[:5])
+    with pytest.raises(RuntimeError, match="not fitted"):
+        topic_table(TopicModel())
+
+
+def test_reduce_outliers_keeps_the_original_share(sample_corpus):
+    emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
+    plain = TopicModel(random_state=0).fit(sample_corpus, emb)
+    assert (plain.labels_ == -1).any(), "the sample should have some outliers to reassign"
+    reduced = TopicModel(random_state=0, reduce_outliers=True).fit(sample_corpus, emb)
+    assert not (reduced.labels_ == -1).any()
+    assert reduced.outlier_share_ == pytest.approx(plain.outlier_share_)
+
+
+def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
+    before = dict(theme_model.topic_names_)
+    renamed = theme_model.rename({0: "my name"})
+    assert renamed.topic_names_[0] == "my name" and theme_model.topic_names_ == before
+    merged = theme_model.merge([0, 1])
+    assert len(set(merged.labels_) - {-1}) == 3
+    assert len(set(theme_model.labels_) - {-1}) == 4
+    merged_docs = np.isin(theme_model.labels_, [0, 1])
+    assert len(set(merged.labels_[merged_docs])) == 1
+    with pytest.raises(KeyError):
+        theme_model.rename({99: "x"})
+
+
+def test_tables(theme_corpus, theme_embeddings, theme_model):
+    docs = document_table(theme_model, theme_corpus)
+    assert docs.columns[:9].tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+    topics = topic_table(theme_model)
+    assert topics["n_docs"].sum() == len(theme_corpus)
+    assert topics["share"].sum() == pytest.approx(1)
+    terms = term_table(theme_model)
+    assert terms.groupby("topic")["weight"].apply(lambda w: w.is_monotonic_decreasing).all()
+    reps = representative_documents(theme_model, theme_corpus, theme_embeddings, n=2)
+    assert (reps.groupby("topic").size() == 2).all()
+    assert (docs.set_index("doc_id").loc[reps["doc_id"], "topic"].to_numpy() == reps["topic"].to_numpy()).all()
+
+
+def test_latex_never_becomes_a_term(sample_analysis):
+    terms = set(sample_analysis.terms["term"])
+    for token in terms:
+        assert not any(ch in token for ch in "$\\{}`'"), token
+    for junk in ("mathcal", "textbf", "textit", "mathbb", "emph", "alpha"):
+        assert not any(junk in t.split() for t in terms), junk
