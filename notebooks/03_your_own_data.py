@@ -26,7 +26,7 @@ import topics
 
 workdir = Path(tempfile.mkdtemp())
 full = topics.datasets.iclr_full()
-sample = full.groupby("year", group_keys=False).apply(lambda d: d.sample(60, random_state=0))
+sample = full.groupby("year").sample(60, random_state=0)
 PATH = workdir / "my_papers.csv"
 sample.rename(columns={"doc_id": "id"})[["id", "title", "abstract", "year", "status"]].to_csv(PATH, index=False)
 PATH

@@ -1,0 +1,40 @@
+"""Every notebook runs top to bottom on the bundled files; a failure names the notebook
+and the cell."""
+
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.notebook
+
+NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def notebook_env(tmp_path_factory):
+    import os
+
+    old = dict(os.environ)
+    # the weightless backend keeps the suite fast; the real model runs in test_cli
+    os.environ.update(TOPICS_BACKEND="lsa", TOPICS_CACHE_DIR=str(tmp_path_factory.mktemp("nbcache")))
+    yield
+    os.environ.clear()
+    os.environ.update(old)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs(path, notebook_env, tmp_path):
+    jupytext = pytest.importorskip("jupytext")
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = jupytext.read(path)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        index = next((i for i, c in enumerate(nb.cells) if c.get("outputs") and any(o.get("output_type") == "error" for o in c["outputs"])), "?")
+        source = nb.cells[index]["source"][:200] if index != "?" else ""
+        pytest.fail(f"{path.name}, cell {index}: {str(exc).splitlines()[-1] if str(exc) else exc}\n{source}", pytrace=False)
+    plots = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if "application/vnd.plotly.v1+json" in o.get("data", {})]
+    assert plots, f"{path.name} shows no interactive chart"
