@@ -91,7 +91,15 @@ class PhraseAnalyzer:
         self._regex = re.compile(token_pattern)
 
     def __call__(self, text: str) -> list[str]:
-        tokens = self._regex.findall(text.lower())
+        return self.grams(self.tokens(text))
+
+    def tokens(self, text: str) -> list[str]:
+        """The lower-case tokens of ``text``, stop words included, in order."""
+        return self._regex.findall(text.lower())
+
+    @staticmethod
+    def grams(tokens: Sequence[str]) -> list[str]:
+        """Unigrams and adjacent bigrams of ``tokens`` without stop or one-letter words."""
         keep = [len(t) > 1 and t not in ENGLISH_STOP_WORDS for t in tokens]
         grams = [t for t, k in zip(tokens, keep) if k]
         grams += [f"{a} {b}" for a, b, ka, kb in zip(tokens, tokens[1:], keep, keep[1:]) if ka and kb]

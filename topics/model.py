@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -37,7 +36,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 
-from topics.labels import TOKEN_PATTERN, PhraseAnalyzer, extend_phrase, name_topics
+from topics.labels import PhraseAnalyzer, extend_phrase, name_topics
 from topics.text import clean_for_terms
 
 __all__ = ["TopicModel", "map_coordinates", "size_rule"]
@@ -206,11 +205,12 @@ class TopicModel(BaseEstimator):
         representations = self.bertopic_.topic_representations_
         sizes = pd.Series(topics).value_counts().to_dict()
         ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
-        topic_counts, corpus_counts = self._doc_counts(ranked, topics, cleaned)
+        analyzer = PhraseAnalyzer()
+        tokens = [analyzer.tokens(text) for text in cleaned]  # one pass serves counting and extension
+        topic_counts, corpus_counts = _doc_counts(ranked, topics, [analyzer.grams(t) for t in tokens])
         names = name_topics(ranked, sizes, topic_counts, corpus_counts)
-        tokenize = re.compile(TOKEN_PATTERN).findall
         self.topic_names_ = {
-            t: extend_phrase(n, [tokenize(cleaned[i].lower()) for i in np.flatnonzero(topics == t)]) if t != -1 else n
+            t: extend_phrase(n, [tokens[i] for i in np.flatnonzero(topics == t)]) if t != -1 else n
             for t, n in names.items()
         }
         self.topic_terms_ = {t: terms[: self.top_n_terms] for t, terms in ranked.items()}
@@ -220,20 +220,6 @@ class TopicModel(BaseEstimator):
             centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
         self.topic_embeddings_ = centroids
         self._embeddings = embeddings
-
-    def _doc_counts(self, ranked: dict, topics: np.ndarray, cleaned: list[str]) -> tuple[dict, dict]:
-        # How many of a topic's documents, and of all documents, hold each candidate term.
-        analyze = self._vectorizer().build_analyzer()
-        wanted = {w for terms in ranked.values() for w, _ in terms}
-        per_doc = [wanted.intersection(analyze(text)) for text in cleaned]
-        corpus: dict[str, int] = dict.fromkeys(wanted, 0)
-        counts: dict[int, dict[str, int]] = {t: dict.fromkeys((w for w, _ in terms), 0) for t, terms in ranked.items()}
-        for topic, found in zip(topics.tolist(), per_doc):
-            for w in found:
-                corpus[w] += 1
-                if topic in counts and w in counts[topic]:
-                    counts[topic][w] += 1
-        return counts, corpus
 
     def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
         """Fit and return ``labels_``."""
@@ -273,6 +259,19 @@ class TopicModel(BaseEstimator):
         new.bertopic_.merge_topics(self.texts_, merge)
         new._set_topics(np.asarray(new.bertopic_.topics_, dtype=int), self._embeddings, self.texts_)
         return new
+
+
+def _doc_counts(ranked: dict, topics: np.ndarray, grams_per_doc: list[list[str]]) -> tuple[dict, dict]:
+    """How many of each topic's documents, and of all documents, hold each candidate term."""
+    wanted = {w for terms in ranked.values() for w, _ in terms}
+    corpus: dict[str, int] = dict.fromkeys(wanted, 0)
+    counts: dict[int, dict[str, int]] = {t: dict.fromkeys((w for w, _ in terms), 0) for t, terms in ranked.items()}
+    for topic, grams in zip(topics.tolist(), grams_per_doc):
+        for w in wanted.intersection(grams):
+            corpus[w] += 1
+            if topic in counts and w in counts[topic]:
+                counts[topic][w] += 1
+    return counts, corpus
 
 
 def map_coordinates(embeddings: np.ndarray, *, n_neighbors: int = 15, random_state: int | None = 0) -> np.ndarray:
