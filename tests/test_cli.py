@@ -39,6 +39,7 @@ def test_summary_is_printed(tmp_path, capsys):
     assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html")]) == 0
     printed = capsys.readouterr().out
     assert "90 papers (2024: 19, 2025: 71)" in printed and "topics" in printed and "outliers" in printed
+    assert "Comparing 2024 (" in printed  # the same narrate() summary the report opens with
     assert f"wrote {tmp_path / 'r.html'}" in printed
 
 

@@ -90,21 +90,15 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _summary(analysis, written, seconds: float) -> None:
-    comp = analysis.comparison
+    from topics.narrate import narrate
+
     n_topics = int((analysis.topics["topic"] != -1).sum())
     print(
         f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
-    a, b = analysis.year_a, analysis.year_b
-    for direction, part in (("grew", comp.sort_values("z", ascending=False)), ("shrank", comp.sort_values("z"))):
-        clear = part[part["direction"] == direction].head(3)
-        if len(clear):
-            items = "; ".join(f"{r.label} ({r.diff_pp:+.1f} pts, q={r.q_value:.2g})" for r in clear.itertuples())
-            print(f"clearest {'growth' if direction == 'grew' else 'decline'} {a}->{b}: {items}")
-    if (comp["direction"] == "no clear change").all():
-        top = comp.iloc[0]
-        print(f"no clear change {a}->{b} (q >= 0.05 for every topic); largest rise: {top.label} ({top.diff_pp:+.1f} pts)")
+    for sentence in narrate(analysis.comparison, max_items=3):  # the report's own summary
+        print(sentence)
     for path in written:
         print(f"wrote {path}")
     print(f"done in {seconds:.1f} s")

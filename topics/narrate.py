@@ -57,10 +57,10 @@ def narrate(comparison: pd.DataFrame, *, max_items: int = 5, alpha: float = 0.05
     if not n_clear and len(comparison):
         rise = comparison.loc[comparison["diff_pp"].idxmax()]
         fall = comparison.loc[comparison["diff_pp"].idxmin()]
-        if rise["diff_pp"] > 0:
-            sentences.append("The largest estimated rise: " + describe_change(rise, a, b)[0].lower() + describe_change(rise, a, b)[1:])
-        if fall["diff_pp"] < 0:
-            sentences.append("The largest estimated fall: " + describe_change(fall, a, b)[0].lower() + describe_change(fall, a, b)[1:])
+        for lead, row, shown in (("rise", rise, rise["diff_pp"] > 0), ("fall", fall, fall["diff_pp"] < 0)):
+            if shown:
+                sentence = describe_change(row, a, b)
+                sentences.append(f"The largest estimated {lead}: {sentence[:1].lower()}{sentence[1:]}")
         sentences.append(
             f"With {min(n_a, n_b)} papers in the smaller year, differences of this size are within what chance allows; "
             "the intervals show the range of changes the data are compatible with."
