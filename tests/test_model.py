@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import adjusted_rand_score
 
+from tests.conftest import THEMES
 from topics import TopicModel, embed_texts, size_rule
 from topics.tables import document_table, representative_documents, term_table, topic_table
 
@@ -25,7 +26,6 @@ def test_recovers_known_themes(theme_corpus, theme_model):
     # each theme's topic is named by one of that theme's own words
     for theme, topic in zip(theme_corpus["theme"], labels):
         if topic != -1:
-            from tests.conftest import THEMES
             assert any(w in THEMES[theme].split() for w in theme_model.topic_names_[topic].split()), theme_model.topic_names_[topic]
 
 

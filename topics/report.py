@@ -164,13 +164,19 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     )
 
 
-def write_report(analysis: Analysis, path: str | os.PathLike[str], **options) -> Path:
-    """Render the report (see :func:`render_report` for ``options``) and write it to ``path``."""
+def write_report(
+    analysis: Analysis,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    caveats: tuple[str, ...] = (),
+    dataset: str = "",
+) -> Path:
+    """Render the report (options as in :func:`render_report`) and write it to ``path`` atomically."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    html = render_report(analysis, **options)
+    html = render_report(analysis, title=title, caveats=caveats, dataset=dataset)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(html, encoding="utf-8")
     os.replace(tmp, path)
     return path
-
