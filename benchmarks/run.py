@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -38,17 +37,19 @@ PY = sys.executable
 
 
 def child(code: str, env: dict | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter; return its wall time, peak RSS and JSON output."""
-    start = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, env={**os.environ, **(env or {})})
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"child failed:\n{proc.stderr[-3000:]}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    out = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else {}
-    # ru_maxrss of children is the max over all children so far: only trust a rise.
-    return {"wall_s": wall, "peak_rss_mib": max(peak, before) / 1024, **out}
+    """Run ``code`` in a fresh interpreter; return its wall time, its own peak RSS and JSON output."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's rusage alone
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
+    result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
+    return {"wall_s": wall, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
 
 
 REPORT = """
