@@ -97,3 +97,32 @@ def test_latex_never_becomes_a_term(sample_analysis):
         assert not any(ch in token for ch in "$\\{}`'"), token
     for junk in ("mathcal", "textbf", "textit", "mathbb", "emph", "alpha"):
         assert not any(junk in t.split() for t in terms), junk
+
+
+def test_nearest_neighbors_are_exact_and_self_first():
+    from topics.model import nearest_neighbors
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 8)).astype(np.float32)
+    idx, dist = nearest_neighbors(x, n_neighbors=6)
+    assert idx.shape == dist.shape == (60, 6) and idx.dtype == np.int32 and dist.dtype == np.float32
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    full = 1 - unit @ unit.T
+    np.testing.assert_array_equal(idx, np.argsort(full, axis=1, kind="stable")[:, :6])
+    np.testing.assert_allclose(dist, np.take_along_axis(full, idx, axis=1), atol=1e-5)
+    assert (idx[:, 0] == np.arange(60)).all() and np.allclose(dist[:, 0], 0, atol=1e-6)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        nearest_neighbors(x, n_neighbors=61)
+
+
+def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings, theme_model):
+    from topics import map_coordinates
+
+    k = theme_model.params_["n_neighbors"]
+    assert theme_model.neighbors_[0].shape == (len(theme_corpus), k)
+    shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=theme_model.neighbors_)
+    own = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0)
+    assert shared.shape == (len(theme_corpus), 2) and np.isfinite(shared).all()
+    np.testing.assert_array_equal(shared, own)  # the same exact graph either way
+    with pytest.raises(ValueError, match="at least"):
+        map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in theme_model.neighbors_))

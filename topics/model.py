@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -36,14 +37,18 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 
+from topics._jit import cache_umap_kernels
 from topics.labels import PhraseAnalyzer, extend_phrase, name_topics
 from topics.text import clean_for_terms
 
-__all__ = ["TopicModel", "map_coordinates", "size_rule"]
+__all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]
 
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS = 10
+#: Up to this many documents the neighbour graph is exact (brute force, O(n^2) dot products,
+#: under a second for 4,364 abstracts); above it UMAP's approximate search (pynndescent) runs.
+EXACT_NEIGHBORS_LIMIT = 20_000
 
 
 def size_rule(n_docs: int) -> dict[str, int]:
@@ -100,6 +105,10 @@ class TopicModel(BaseEstimator):
         Share of documents HDBSCAN left as outliers (before any reassignment).
     params_ : dict
         The resolved UMAP/HDBSCAN parameters.
+    neighbors_ : tuple of ndarray or None
+        The exact cosine neighbour graph UMAP was given, ``(indices, distances)`` from
+        :func:`nearest_neighbors`; ``None`` above ``EXACT_NEIGHBORS_LIMIT`` documents,
+        where UMAP searches approximately. :func:`map_coordinates` reuses it.
     bertopic_ : bertopic.BERTopic
         The fitted BERTopic model, for anything this class does not expose.
     """
@@ -155,6 +164,8 @@ class TopicModel(BaseEstimator):
             raise ValueError("embeddings contain NaN or infinite values")
         params = self._resolve_params(len(texts))
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
+        knn = nearest_neighbors(embeddings, n_neighbors=params["n_neighbors"]) if len(texts) <= EXACT_NEIGHBORS_LIMIT else None
+        cache_umap_kernels()
         umap_model = UMAP(
             n_neighbors=params["n_neighbors"],
             n_components=params["n_components"],
@@ -162,6 +173,8 @@ class TopicModel(BaseEstimator):
             metric="cosine",
             random_state=params["random_state"],
             init="spectral" if len(texts) > params["n_components"] + 5 else "random",
+            n_jobs=1,  # what a seed forces anyway; saying so spares the warning
+            precomputed_knn=_umap_knn(knn),
         )
         hdbscan_model = HDBSCAN(
             min_cluster_size=params["min_cluster_size"],
@@ -180,7 +193,11 @@ class TopicModel(BaseEstimator):
             ctfidf_model=ctfidf,
             top_n_words=max(self.top_n_terms, 30),
         )
-        topics, _ = model.fit_transform(cleaned, embeddings)
+        with warnings.catch_warnings():
+            # A precomputed graph has no search index, so UMAP warns that transform() on new
+            # data is unavailable; this estimator never transforms new data with it.
+            warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
+            topics, _ = model.fit_transform(cleaned, embeddings)
         topics = np.asarray(topics, dtype=int)
         self.outlier_share_ = float(np.mean(topics == -1))
         if (topics != -1).sum() == 0:
@@ -194,6 +211,7 @@ class TopicModel(BaseEstimator):
             )
             model.update_topics(cleaned, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
         self.params_ = params
+        self.neighbors_ = knn
         self.bertopic_ = model
         self.reduced_embeddings_ = np.asarray(model.umap_model.embedding_, dtype=np.float32)
         self._set_topics(topics, embeddings, cleaned)
@@ -274,8 +292,49 @@ def _doc_counts(ranked: dict, topics: np.ndarray, grams_per_doc: list[list[str]]
     return counts, corpus
 
 
-def map_coordinates(embeddings: np.ndarray, *, n_neighbors: int = 15, random_state: int | None = 0) -> np.ndarray:
+def nearest_neighbors(embeddings: np.ndarray, *, n_neighbors: int = 15) -> tuple[np.ndarray, np.ndarray]:
+    """Exact cosine nearest neighbours of every row, the row itself first.
+
+    The graph UMAP builds first; computing it exactly once and passing it to every UMAP
+    fit of the same embeddings (``precomputed_knn``) skips UMAP's approximate search and
+    the numba compilation it costs in each new process (~40 s for 4,364 abstracts).
+
+    Returns
+    -------
+    indices : ndarray of int32, shape (n_docs, n_neighbors)
+    distances : ndarray of float32, shape (n_docs, n_neighbors)
+        Cosine distances ``1 - cos``, ascending along each row.
+    """
+    from sklearn.neighbors import NearestNeighbors
+
+    embeddings = np.asarray(embeddings, dtype=np.float32)
+    n = embeddings.shape[0]
+    if not 1 <= n_neighbors <= n:
+        raise ValueError(f"n_neighbors must be between 1 and the number of rows ({n}), got {n_neighbors}")
+    search = NearestNeighbors(n_neighbors=n_neighbors, metric="cosine", algorithm="brute").fit(embeddings)
+    distances, indices = search.kneighbors(embeddings)
+    return indices.astype(np.int32), np.clip(distances, 0.0, 2.0).astype(np.float32)
+
+
+def _umap_knn(knn: tuple[np.ndarray, np.ndarray] | None) -> tuple:
+    """UMAP's ``precomputed_knn`` argument; copies, because UMAP edits the arrays in place."""
+    if knn is None:
+        return (None, None, None)
+    return (knn[0].copy(), knn[1].copy(), None)
+
+
+def map_coordinates(
+    embeddings: np.ndarray,
+    *,
+    n_neighbors: int = 15,
+    random_state: int | None = 0,
+    neighbors: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """2-D UMAP layout of ``embeddings`` for the topic map (cosine metric, seeded).
+
+    ``neighbors`` is a precomputed graph (:func:`nearest_neighbors`, or a fitted
+    ``TopicModel.neighbors_``) with at least ``n_neighbors`` columns; without it the
+    exact graph is computed here (up to ``EXACT_NEIGHBORS_LIMIT`` documents).
 
     Returns
     -------
@@ -286,11 +345,24 @@ def map_coordinates(embeddings: np.ndarray, *, n_neighbors: int = 15, random_sta
 
     embeddings = np.asarray(embeddings, dtype=np.float32)
     n = embeddings.shape[0]
+    k = int(min(n_neighbors, n - 1))
+    if neighbors is not None and (neighbors[0].shape[0] != n or neighbors[0].shape[1] < k):
+        raise ValueError(
+            f"neighbors must have {n} rows and at least {k} columns, got shape {neighbors[0].shape}"
+        )
+    if neighbors is None and n <= EXACT_NEIGHBORS_LIMIT:
+        neighbors = nearest_neighbors(embeddings, n_neighbors=k)
+    knn = None if neighbors is None else (neighbors[0][:, :k], neighbors[1][:, :k])
+    cache_umap_kernels()
     reducer = UMAP(
-        n_neighbors=int(min(n_neighbors, n - 1)),
+        n_neighbors=k,
         n_components=2,
         min_dist=0.1,
         metric="cosine",
         random_state=0 if random_state is None else int(random_state),
+        n_jobs=1,
+        precomputed_knn=_umap_knn(knn),
     )
-    return reducer.fit_transform(embeddings).astype(np.float32)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
+        return reducer.fit_transform(embeddings).astype(np.float32)

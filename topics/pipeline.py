@@ -118,7 +118,9 @@ def analyze(
     timings["topics"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    coords = map_coordinates(embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state)
+    coords = map_coordinates(
+        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state, neighbors=model.neighbors_
+    )
     timings["map"] = time.perf_counter() - start
 
     start = time.perf_counter()
