@@ -1,21 +1,29 @@
 """Benchmark the topics pipeline against plain BERTopic on the same documents.
 
-    python benchmarks/run.py --dataset sample            # 90 abstracts, a minute or two
-    python benchmarks/run.py --dataset full              # 4,364 abstracts, ~30 minutes on 2 cores
+    python benchmarks/run.py --dataset sample    # 90 abstracts, about two minutes
+    python benchmarks/run.py --dataset full      # 4,364 abstracts, 15-40 minutes on 2 cores
+    python benchmarks/run.py --table             # only rewrite the table in benchmarks/README.md
 
 Every scenario runs in its own subprocess so that wall time includes interpreter
-start-up and peak RSS (ru_maxrss of the child) belongs to that run alone:
+start-up and peak RSS (``os.wait4`` of that child) belongs to that run alone:
 
-* ``report-cold``  -- ``topics report`` with an empty embedding cache;
-* ``report-warm``  -- the same command again, embeddings read from the cache;
-* ``baseline``     -- plain BERTopic as its docs suggest:
-  ``BERTopic(embedding_model=SentenceTransformer(MiniLM)).fit_transform(docs)``, cold;
-* ``stages``       -- one in-process run of the library functions, timed per stage;
-* ``embedding``    -- throughput of each embedding path against the sentence-transformers
-  fp32 baseline (batch 32) on the same abstracts, with the cosine similarity to it.
+* ``report_cold``  -- ``topics report`` with an empty embedding cache and an empty numba
+  cache (``NUMBA_CACHE_DIR`` in a new folder): nothing computed before;
+* ``report_warm``  -- the same command again: embeddings and compiled kernels cached;
+* ``baseline``     -- plain BERTopic as its docs suggest,
+  ``BERTopic(embedding_model=SentenceTransformer(MiniLM)).fit_transform(docs)``, cold
+  (its own empty numba cache);
+* ``stages``       -- one in-process run of the library functions with an empty embedding
+  cache, timed per stage (UMAP, HDBSCAN and naming are timed by wrapping their methods),
+  with the process's peak RSS after each stage;
+* ``embedding``    -- throughput of the default ``minilm`` backend against the
+  sentence-transformers fp32 baseline (batch 32) on the same abstracts, and the cosine
+  similarity of every embedding to its fp32 one.
 
 Timings on shared machines are noisy, so the targets are ratios within one run.
-Results go to ``benchmarks/results/<dataset>.json``; ``--markdown`` prints a table row.
+Results go to ``benchmarks/results/<dataset>-<cpu>.json`` (``cpu``: ``avx512-bf16`` or
+``avx2``, since the default precision depends on it), and the table in
+``benchmarks/README.md`` is rebuilt from every results file.
 """
 
 from __future__ import annotations
@@ -24,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,6 +42,7 @@ from importlib import metadata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
 PY = sys.executable
 
 
@@ -53,7 +63,7 @@ def child(code: str, env: dict | None = None) -> dict:
 
 
 REPORT = """
-import json, sys
+import json
 from topics.cli import main
 code = main(["report", "--dataset", "{dataset}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
 print(json.dumps({{"exit": code}}))
@@ -74,21 +84,48 @@ print(json.dumps({{"fit_transform_s": time.perf_counter() - start, "n_topics": l
 """
 
 STAGES = """
-import json, time
-import topics
-from topics.embed import embed_texts
+import json, resource, time
+t, rss = {{}}, {{}}
+def done(stage, seconds):
+    t[stage] = seconds
+    rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+s = time.perf_counter()
+import hdbscan, umap, bertopic, topics, topics.model as tm
+from topics.embed import embed_texts, get_embedder
 from topics.text import clean_for_terms
-t = {{}}
-s = time.perf_counter(); corpus = topics.datasets.load_dataset("{dataset}"); t["reading"] = time.perf_counter() - s
+done("imports (topics, BERTopic, UMAP, PyTorch)", time.perf_counter() - s)
+spans = {{}}
+def timed(owner, attr, label):
+    original = getattr(owner, attr)
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spans.setdefault(label, []).append(time.perf_counter() - start)
+    setattr(owner, attr, wrapper)
+timed(tm, "nearest_neighbors", "neighbours")
+timed(umap.UMAP, "fit", "umap")
+timed(hdbscan.HDBSCAN, "fit", "hdbscan")
+timed(tm.TopicModel, "_set_topics", "naming")
+s = time.perf_counter(); corpus = topics.datasets.load_dataset("{dataset}"); done("reading", time.perf_counter() - s)
+embedder = get_embedder("minilm")
 s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
-emb = embed_texts(texts, "minilm", cache="{cache}"); t["embedding (warm cache)"] = time.perf_counter() - s
-s = time.perf_counter(); a = topics.analyze(corpus, embeddings=emb, random_state=0); total = time.perf_counter() - s
-t["topics: reduction + clustering + naming"] = a.timings["topics"]
-t["map layout (2-D UMAP)"] = a.timings["map"]
-t["statistics and tables"] = a.timings["tables"]
-s = time.perf_counter(); figs = topics.report.build_figures(a); t["charts"] = time.perf_counter() - s
-s = time.perf_counter(); html = topics.render_report(a); t["report rendering"] = time.perf_counter() - s
-print(json.dumps({{"stages_s": t, "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_}}))
+emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
+embedding_s = t["embedding (empty cache)"]
+a = topics.analyze(corpus, embeddings=emb, random_state=0)
+reduction = spans["neighbours"][0] + spans["umap"][0]
+done("dimensionality reduction (neighbour graph + UMAP, 5-D)", reduction)
+done("clustering (HDBSCAN)", spans["hdbscan"][0])
+done("naming", spans["naming"][0])
+done("c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - reduction - spans["hdbscan"][0] - spans["naming"][0])
+done("map layout (UMAP, 2-D, same graph)", a.timings["map"])
+done("statistics and tables", a.timings["tables"])
+s = time.perf_counter(); figs = topics.report.build_figures(a); done("charts", time.perf_counter() - s)
+s = time.perf_counter(); topics.write_report(a, "{out}/stages.html"); done("report writing", time.perf_counter() - s)
+print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedder.name,
+                  "embedding_docs_per_s": len(texts) / embedding_s,
+                  "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_}}))
 """
 
 EMBEDDING = """
@@ -102,54 +139,122 @@ base = SentenceTransformer(resolve_model(None)[0], device="cpu")
 base.encode(texts[:8])
 s = time.perf_counter(); ref = base.encode(texts, batch_size=32, normalize_embeddings=True); ref_t = time.perf_counter() - s
 out = {{"n": len(texts), "baseline_fp32_docs_per_s": len(texts) / ref_t}}
-for name in ("minilm",):
-    e = get_embedder(name); e.encode(texts[:8])
-    s = time.perf_counter(); v = e.encode(texts); dt = time.perf_counter() - s
-    out[name] = {{"docs_per_s": len(texts) / dt, "speedup": ref_t / dt, "min_cosine": float((v * ref).sum(1).min())}}
+e = get_embedder("minilm"); e.encode(texts[:8])
+s = time.perf_counter(); v = e.encode(texts); dt = time.perf_counter() - s
+cos = (v * ref).sum(1)
+out["minilm"] = {{"name": e.name, "docs_per_s": len(texts) / dt, "speedup": ref_t / dt,
+                 "min_cosine": float(cos.min()), "mean_cosine": float(cos.mean())}}
 print(json.dumps(out))
 """
 
 
 def versions() -> dict:
-    names = ("bertopic", "sentence-transformers", "torch", "umap-learn", "hdbscan", "numpy", "pandas", "plotly")
+    names = ("bertopic", "sentence-transformers", "torch", "umap-learn", "hdbscan", "numba", "numpy", "pandas", "plotly")
     return {n: metadata.version(n) for n in names}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", choices=["sample", "full"], default="sample")
-    parser.add_argument("--embedding-limit", type=int, default=300, help="abstracts for the throughput comparison")
-    args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="topics-bench-"))
-    cache, out = work / "cache", work / "out"
-    fmt = dict(dataset=args.dataset, cache=cache, out=out)
-    results = {
-        "dataset": args.dataset,
-        "date": date.today().isoformat(),
-        "machine": {"cpus": os.cpu_count(), "processor": platform.processor() or platform.machine(), "python": platform.python_version()},
-        "versions": versions(),
+def machine() -> dict:
+    """CPU model and the instruction-set flags that decide the embedding speed."""
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+        model = re.search(r"model name\s*:\s*(.+)", info).group(1).strip()
+        flags = set(re.search(r"flags\s*:\s*(.+)", info).group(1).split())
+    except (OSError, AttributeError):
+        pass
+    wanted = ("avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "amx_bf16")
+    from topics.embed import native_bf16
+
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": model,
+        "flags": [f for f in wanted if f in flags],
+        "native_bf16": native_bf16(),
+        "python": platform.python_version(),
     }
-    print("report, cold cache ...", flush=True)
-    results["report_cold"] = child(REPORT.format(**fmt))
-    print("report, warm cache ...", flush=True)
-    results["report_warm"] = child(REPORT.format(**fmt))
-    print("plain BERTopic baseline ...", flush=True)
-    results["baseline"] = child(BASELINE.format(**fmt))
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run(dataset: str, limit: int | None) -> Path:
+    work = Path(tempfile.mkdtemp(prefix="topics-bench-"))
+    out = work / "out"
+    fmt = dict(dataset=dataset, out=out)
+    results = {"dataset": dataset, "date": date.today().isoformat(), "commit": commit(), "machine": machine(), "versions": versions()}
+    cold = {"NUMBA_CACHE_DIR": str(work / "numba-report")}
+    print("report, cold (empty embedding and numba caches) ...", flush=True)
+    results["report_cold"] = child(REPORT.format(cache=work / "cache", **fmt), cold)
+    print("report, warm ...", flush=True)
+    results["report_warm"] = child(REPORT.format(cache=work / "cache", **fmt), cold)
+    print("plain BERTopic baseline, cold ...", flush=True)
+    results["baseline"] = child(BASELINE.format(**fmt), {"NUMBA_CACHE_DIR": str(work / "numba-baseline")})
     print("stages ...", flush=True)
-    results["stages"] = child(STAGES.format(**fmt))
-    print("embedding throughput ...", flush=True)
-    results["embedding"] = child(EMBEDDING.format(limit=args.embedding_limit, **fmt))
+    results["stages"] = child(STAGES.format(cache=work / "cache-stages", **fmt), cold)
+    print("embedding throughput and fidelity ...", flush=True)
+    results["embedding"] = child(EMBEDDING.format(limit=limit, **fmt))
     base = results["baseline"]["wall_s"]
     results["ratios"] = {
         "report_cold_over_baseline": results["report_cold"]["wall_s"] / base,
         "report_warm_over_baseline": results["report_warm"]["wall_s"] / base,
         "embedding_speedup_minilm": results["embedding"]["minilm"]["speedup"],
     }
-    path = HERE / "results" / f"{args.dataset}.json"
-    path.parent.mkdir(exist_ok=True)
+    tag = "avx512-bf16" if results["machine"]["native_bf16"] else "avx2"
+    path = RESULTS / f"{dataset}-{tag}.json"
+    RESULTS.mkdir(exist_ok=True)
     path.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results["ratios"], indent=2))
     print(f"wrote {path}")
+    return path
+
+
+def table() -> str:
+    """The README table, one row per results file."""
+    rows = [
+        "| results file | commit | CPU | report cold / baseline | report warm / baseline (wall) | peak RSS cold | "
+        "embedding speedup (min cosine) | topics, outliers |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for path in sorted(RESULTS.glob("*.json")):
+        r = json.loads(path.read_text())
+        ratio, emb = r["ratios"], r["embedding"]["minilm"]
+        cpu = "AVX-512 BF16" if r["machine"].get("native_bf16") else "AVX2"
+        topics = r["stages"].get("n_topics"), r["stages"].get("outlier_share")
+        rows.append(
+            f"| `{path.name}` | {r['commit']} | {cpu} | "
+            f"{ratio['report_cold_over_baseline']:.2f} ({r['report_cold']['wall_s']:.0f} s vs {r['baseline']['wall_s']:.0f} s) | "
+            f"{ratio['report_warm_over_baseline']:.2f} ({r['report_warm']['wall_s']:.0f} s) | "
+            f"{r['report_cold']['peak_rss_mib'] / 1024:.2f} GiB | "
+            f"{emb['speedup']:.2f}x on {r['embedding']['n']:,} ({emb['min_cosine']:.4f}) | "
+            f"{topics[0]}, {topics[1]:.0%} |"
+        )
+    return "\n".join(rows)
+
+
+def update_readme() -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text()
+    start, end = "<!-- results table: benchmarks/run.py --table -->", "<!-- end of results table -->"
+    if start not in text or end not in text:
+        raise SystemExit(f"{readme} lacks the table markers")
+    head, rest = text.split(start, 1)
+    readme.write_text(f"{head}{start}\n{table()}\n{end}{rest.split(end, 1)[1]}")
+    print(f"updated {readme}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", choices=["sample", "full"], default="sample")
+    parser.add_argument("--embedding-limit", type=int, default=None, help="abstracts for the throughput comparison (default all)")
+    parser.add_argument("--table", action="store_true", help="only rebuild the README table from results/")
+    args = parser.parse_args()
+    if not args.table:
+        run(args.dataset, args.embedding_limit)
+    update_readme()
 
 
 if __name__ == "__main__":

@@ -121,3 +121,30 @@ def test_real_minilm_embeds_by_meaning(tmp_path):
     assert v.shape == (3, 384)
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, atol=1e-4)
     assert v[0] @ v[1] > v[0] @ v[2] + 0.2
+
+
+def test_auto_precision_follows_the_cpu(monkeypatch):
+    monkeypatch.setattr(E, "native_bf16", lambda: True)
+    fast = E.get_embedder("minilm")
+    assert fast.precision == "bf16" and fast.name.endswith("(bf16)") and fast.fingerprint().endswith(":bf16")
+    monkeypatch.setattr(E, "native_bf16", lambda: False)
+    assert E.get_embedder("minilm").precision == "fp32"
+    exact = E.get_embedder("minilm-fp32")
+    assert exact.precision == "fp32" and exact.fingerprint() != fast.fingerprint()  # separate cache entries
+    with pytest.raises(ValueError, match="'auto', 'fp32', 'bf16', 'int8'"):
+        E.SentenceTransformerEmbedder(precision="fp16")
+
+
+@pytest.mark.slow
+def test_bf16_embeddings_stay_within_cosine_0_99_of_fp32(sample_corpus):
+    # bf16 is emulated (slowly) on a CPU without native support, but the numbers are the same
+    texts = sample_corpus["abstract"].tolist()[:40]
+    exact = E.SentenceTransformerEmbedder(precision="fp32").encode(texts)
+    fast_model = E.SentenceTransformerEmbedder(precision="bf16")
+    fast = fast_model.encode(texts)
+    assert fast.dtype == np.float32 and fast.shape == exact.shape
+    np.testing.assert_allclose(np.linalg.norm(fast, axis=1), 1, atol=1e-5)
+    cosine = (fast * exact).sum(axis=1)
+    assert cosine.min() >= 0.99, cosine.min()
+    assert not np.array_equal(fast, exact)  # it really ran in another precision
+    np.testing.assert_array_equal(fast_model.encode(texts), fast)  # and is deterministic

@@ -41,3 +41,19 @@ def test_a_new_process_writes_then_reads_compiled_kernels(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=600)
     # the second process loads what the first compiled instead of writing new code
     assert {p: p.stat().st_mtime_ns for p in Path(tmp_path).rglob("*.nbc")} == stamps
+
+
+def test_no_writable_cache_folder_means_compiling_as_before(monkeypatch):
+    import umap.umap_
+    from numba.core.caching import NullCache
+    from numba.core.dispatcher import Dispatcher
+
+    monkeypatch.setattr(umap.umap_.smooth_knn_dist, "_cache", NullCache())
+
+    def no_locator(self):
+        raise RuntimeError("cannot cache function: no locator available")
+
+    monkeypatch.setattr(Dispatcher, "enable_caching", no_locator)
+    monkeypatch.setattr(_jit, "_enabled", None)
+    assert _jit.cache_umap_kernels() == 0
+    assert isinstance(umap.umap_.smooth_knn_dist._cache, NullCache)

@@ -61,7 +61,12 @@ def cache_umap_kernels() -> int:
             group = [d for d in group if not d.targetoptions.get("parallel")][:1]
         for dispatcher in group:
             if isinstance(dispatcher._cache, NullCache):
-                dispatcher.enable_caching()
+                try:
+                    dispatcher.enable_caching()
+                except RuntimeError as exc:  # no writable cache folder anywhere: compile as before
+                    logger.debug("numba cache unavailable (%s); UMAP compiles in each process", exc)
+                    _enabled = count
+                    return count
                 count += 1
     logger.debug("numba on-disk cache enabled for %d UMAP kernels", count)
     _enabled = count

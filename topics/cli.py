@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("-o", "--output", type=Path, default=None, help=f"HTML report path (default: {DEFAULT_REPORT})")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR", help="also write documents.csv, topics.csv, comparison.csv here")
     rep.add_argument("--backend", choices=BACKENDS, default="minilm",
-                     help="embedding backend: minilm (all-MiniLM-L6-v2, default), minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
+                     help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
+                          "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
     rep.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--years", type=int, nargs=2, metavar=("A", "B"), default=None, help="the two years to compare (default: the two present)")

