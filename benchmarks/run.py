@@ -229,7 +229,7 @@ def table() -> str:
             f"{ratio['report_cold_over_baseline']:.2f} ({r['report_cold']['wall_s']:.0f} s vs {r['baseline']['wall_s']:.0f} s) | "
             f"{ratio['report_warm_over_baseline']:.2f} ({r['report_warm']['wall_s']:.0f} s) | "
             f"{r['report_cold']['peak_rss_mib'] / 1024:.2f} GiB | "
-            f"{emb['speedup']:.2f}x on {r['embedding']['n']:,} ({emb['min_cosine']:.4f}) | "
+            f"{emb['speedup']:.2f}x on {r['embedding']['n']:,} ({emb['min_cosine']:.5f}) | "
             f"{topics[0]}, {topics[1]:.0%} |"
         )
     return "\n".join(rows)
