@@ -115,14 +115,22 @@ def test_nearest_neighbors_are_exact_and_self_first():
         nearest_neighbors(x, n_neighbors=61)
 
 
-def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings, theme_model):
+def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings, monkeypatch):
+    import topics.model as M
     from topics import map_coordinates
 
-    k = theme_model.params_["n_neighbors"]
-    assert theme_model.neighbors_[0].shape == (len(theme_corpus), k)
-    shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=theme_model.neighbors_)
+    # small corpora leave the (exact) neighbour search to UMAP ...
+    assert TopicModel(random_state=0).fit(theme_corpus, theme_embeddings).neighbors_ is None
+    # ... larger ones get one exact graph, shared with the map; lower the bound to see it here
+    monkeypatch.setattr(M, "SHARED_GRAPH_SIZES", (10, 20_000))
+    model = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+    k = model.params_["n_neighbors"]
+    assert model.neighbors_[0].shape == (len(theme_corpus), k)
+    np.testing.assert_array_equal(model.neighbors_[0], M.nearest_neighbors(theme_embeddings, n_neighbors=k)[0])
+    shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=model.neighbors_)
     own = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0)
     assert shared.shape == (len(theme_corpus), 2) and np.isfinite(shared).all()
     np.testing.assert_array_equal(shared, own)  # the same exact graph either way
+    assert adjusted_rand_score(model.labels_, TopicModel(random_state=0).fit(theme_corpus, theme_embeddings).labels_) > 0.9
     with pytest.raises(ValueError, match="at least"):
-        map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in theme_model.neighbors_))
+        map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in model.neighbors_))

@@ -46,9 +46,17 @@ __all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS = 10
-#: Up to this many documents the neighbour graph is exact (brute force, O(n^2) dot products,
-#: under a second for 4,364 abstracts); above it UMAP's approximate search (pynndescent) runs.
-EXACT_NEIGHBORS_LIMIT = 20_000
+#: Corpus sizes for which the exact neighbour graph is computed once (:func:`nearest_neighbors`,
+#: brute force, 0.5 s for 4,364 abstracts) and shared by every UMAP fit. Below 4,096 documents
+#: UMAP already computes exact distances itself, cheaply, and is left to do so; from 4,096 it
+#: would run an approximate search (pynndescent) whose numba code compiles for ~40 s in each
+#: process; above 20,000 the O(n^2) brute force costs more than that and UMAP searches.
+SHARED_GRAPH_SIZES = (4_096, 20_000)
+
+
+def _shared_graph(embeddings: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray] | None:
+    low, high = SHARED_GRAPH_SIZES
+    return nearest_neighbors(embeddings, n_neighbors=n_neighbors) if low <= len(embeddings) <= high else None
 
 
 def size_rule(n_docs: int) -> dict[str, int]:
@@ -107,8 +115,8 @@ class TopicModel(BaseEstimator):
         The resolved UMAP/HDBSCAN parameters.
     neighbors_ : tuple of ndarray or None
         The exact cosine neighbour graph UMAP was given, ``(indices, distances)`` from
-        :func:`nearest_neighbors`; ``None`` above ``EXACT_NEIGHBORS_LIMIT`` documents,
-        where UMAP searches approximately. :func:`map_coordinates` reuses it.
+        :func:`nearest_neighbors`, for corpus sizes in ``SHARED_GRAPH_SIZES``; otherwise
+        ``None`` and UMAP found the neighbours itself. :func:`map_coordinates` reuses it.
     bertopic_ : bertopic.BERTopic
         The fitted BERTopic model, for anything this class does not expose.
     """
@@ -164,7 +172,7 @@ class TopicModel(BaseEstimator):
             raise ValueError("embeddings contain NaN or infinite values")
         params = self._resolve_params(len(texts))
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
-        knn = nearest_neighbors(embeddings, n_neighbors=params["n_neighbors"]) if len(texts) <= EXACT_NEIGHBORS_LIMIT else None
+        knn = _shared_graph(embeddings, params["n_neighbors"])
         cache_umap_kernels()
         umap_model = UMAP(
             n_neighbors=params["n_neighbors"],
@@ -334,7 +342,7 @@ def map_coordinates(
 
     ``neighbors`` is a precomputed graph (:func:`nearest_neighbors`, or a fitted
     ``TopicModel.neighbors_``) with at least ``n_neighbors`` columns; without it the
-    exact graph is computed here (up to ``EXACT_NEIGHBORS_LIMIT`` documents).
+    graph is computed here for corpus sizes in ``SHARED_GRAPH_SIZES`` and by UMAP otherwise.
 
     Returns
     -------
@@ -350,8 +358,8 @@ def map_coordinates(
         raise ValueError(
             f"neighbors must have {n} rows and at least {k} columns, got shape {neighbors[0].shape}"
         )
-    if neighbors is None and n <= EXACT_NEIGHBORS_LIMIT:
-        neighbors = nearest_neighbors(embeddings, n_neighbors=k)
+    if neighbors is None:
+        neighbors = _shared_graph(embeddings, k)
     knn = None if neighbors is None else (neighbors[0][:, :k], neighbors[1][:, :k])
     cache_umap_kernels()
     reducer = UMAP(
