@@ -114,7 +114,7 @@ s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]
 emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
 embedding_s = t["embedding (empty cache)"]
 a = topics.analyze(corpus, embeddings=emb, random_state=0)
-reduction = spans["neighbours"][0] + spans["umap"][0]
+reduction = spans.get("neighbours", [0.0])[0] + spans["umap"][0]  # below 4,096 documents UMAP finds them itself
 done("dimensionality reduction (neighbour graph + UMAP, 5-D)", reduction)
 done("clustering (HDBSCAN)", spans["hdbscan"][0])
 done("naming", spans["naming"][0])
