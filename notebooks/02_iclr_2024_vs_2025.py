@@ -71,6 +71,26 @@ for sentence in topics.narrate(analysis.comparison):
     print("-", sentence)
 
 # %% [markdown]
+# ## Do the topics and changes hold with another seed?
+# UMAP's layout depends on its random seed, and HDBSCAN's topics on the layout.
+# `topics.stability.seed_stability` refits the same model with other seeds on the same
+# embeddings, matches each topic to the refitted topic sharing the most papers, and
+# counts the seeds in which it came back (at least half its papers shared) with a
+# change in the same direction.
+#
+# **What to look at:** `stable` is False for a topic or a change that one seed made;
+# `diff_pp_min` to `diff_pp_max` is how far the change moved between seeds.
+
+# %%
+stability = topics.stability.seed_stability(
+    analysis.model, corpus, analysis.embeddings, analysis.comparison, seeds=(1, 2, 3)
+)
+stability.round(2)
+
+# %%
+print(topics.narrate(analysis.comparison, stability=stability)[-1])
+
+# %% [markdown]
 # ## How to read these numbers
 # With the bundled sample, 2024 has only 19 papers: one paper moves a 2024 share by
 # more than 5 points, so intervals are wide and few changes (often none) pass the

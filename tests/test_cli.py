@@ -51,6 +51,7 @@ def test_summary_is_printed(tmp_path, capsys):
         ({"h.txt": "Papers\n\nAn abstract."}, ["h.txt"], "names no year"),
         ({"t.csv": "title,year\nT,2024\n"}, ["t.csv"], "no 'abstract' column"),
         ({"one.txt": "ICLR 2024 Papers\n\n" + "\n\n".join(f"Abstract number {i} about things." for i in range(12))}, ["one.txt"], "need exactly two years"),
+        ({}, ["--stability-seeds", "-1"], "--stability-seeds must be 0 or more"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, files, args, message):
@@ -61,6 +62,18 @@ def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, files, a
     err = capsys.readouterr().err.strip()
     assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_stability_seeds_add_a_table_and_a_summary_sentence(tmp_path, capsys):
+    args = ["report", "--backend", "lsa", "-q", "--stability-seeds", "2", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
+    assert main(args) == 0
+    table = pd.read_csv(tmp_path / "t" / "stability.csv")
+    assert list(table.columns) == [
+        "topic", "label", "n_seeds", "recovered", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable",
+    ]
+    assert (table["n_seeds"] == 2).all() and table["recovered"].between(0, 2).all()
+    assert "Refitted with 2 other seeds" in capsys.readouterr().out
+    assert "holds in seeds" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_non_utf8_exits_2(tmp_path, capsys):

@@ -10,13 +10,13 @@ The data flow is files -> corpus -> embeddings -> topics -> tables -> figures ->
     topics.write_report(analysis, "reports/trends.html")
 
 Each step is also a public function of its module (``topics.corpus``, ``topics.embed``,
-``topics.model``, ``topics.tables``, ``topics.trends``, ``topics.plots``,
-``topics.report``). Importing the package has no side effects and loads no model.
+``topics.model``, ``topics.tables``, ``topics.trends``, ``topics.stability``,
+``topics.plots``, ``topics.report``). Importing the package has no side effects and loads no model.
 """
 
 from importlib import metadata as _metadata
 
-from topics import datasets, plots
+from topics import datasets, plots, stability
 from topics.corpus import CorpusError, read_corpus
 from topics.embed import EmbeddingCache, EmbeddingError, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates, size_rule
@@ -51,6 +51,7 @@ __all__ = [
     "render_report",
     "representative_documents",
     "size_rule",
+    "stability",
     "term_table",
     "topic_similarity",
     "topic_table",

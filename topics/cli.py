@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--years", type=int, nargs=2, metavar=("A", "B"), default=None, help="the two years to compare (default: the two present)")
     rep.add_argument("--include-outliers", action="store_true", help="count outlier papers (topic -1) in shares")
     rep.add_argument("--reduce-outliers", action="store_true", help="reassign outlier papers to their nearest topic")
+    rep.add_argument("--stability-seeds", type=int, default=0, metavar="N",
+                     help="refit with N further seeds and report which topics and changes hold (default 0; each costs one topic fit)")
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
@@ -62,6 +64,8 @@ def _report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.inputs and args.dataset:
         raise ValueError("give INPUT files or --dataset, not both")
+    if args.stability_seeds < 0:
+        raise ValueError(f"--stability-seeds must be 0 or more, got {args.stability_seeds}")
     if args.inputs:
         corpus = read_corpus(args.inputs)
         caveats: tuple[str, ...] = ()
@@ -80,6 +84,7 @@ def _report(args: argparse.Namespace) -> int:
     analysis = analyze(
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
+        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds),
     )
     output = args.output or DEFAULT_REPORT
     write_report(analysis, output, caveats=caveats, dataset=described)
@@ -98,7 +103,7 @@ def _summary(analysis, written, seconds: float) -> None:
         f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
-    for sentence in narrate(analysis.comparison, max_items=3):  # the report's own summary
+    for sentence in narrate(analysis.comparison, stability=analysis.stability, max_items=3):  # the report's own summary
         print(sentence)
     for path in written:
         print(f"wrote {path}")

@@ -26,15 +26,21 @@ def describe_change(row: pd.Series | dict, year_a: int, year_b: int) -> str:
     )
 
 
-def narrate(comparison: pd.DataFrame, *, max_items: int = 5, alpha: float = 0.05) -> list[str]:
+def narrate(
+    comparison: pd.DataFrame, *, stability: pd.DataFrame | None = None, max_items: int = 5, alpha: float = 0.05
+) -> list[str]:
     """Summarise a :func:`topics.trends.compare_years` table as plain sentences.
+
+    ``stability`` is an optional :func:`topics.stability.seed_stability` table of the
+    same comparison.
 
     Returns
     -------
     list of str
         An overview sentence; then one sentence per clear change (largest |z| first,
         at most ``max_items`` each way); where nothing changed clearly, the largest
-        estimated rise and fall with a note on what the sample sizes allow.
+        estimated rise and fall with a note on what the sample sizes allow; with
+        ``stability``, a last sentence on which topics and changes held across seeds.
     """
     a, b = int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
     n_a, n_b = int(comparison.attrs["n_a"]), int(comparison.attrs["n_b"])
@@ -65,4 +71,20 @@ def narrate(comparison: pd.DataFrame, *, max_items: int = 5, alpha: float = 0.05
             f"With {min(n_a, n_b)} papers in the smaller year, differences of this size are within what chance allows; "
             "the intervals show the range of changes the data are compatible with."
         )
+    if stability is not None and len(stability):
+        sentences.append(_stability_sentence(comparison, stability))
     return sentences
+
+
+def _stability_sentence(comparison: pd.DataFrame, stability: pd.DataFrame) -> str:
+    n = int(stability["n_seeds"].iloc[0])
+    seeds = f"{n} other seed{'s' if n != 1 else ''}"
+    back = int((stability["recovered"] == n).sum())
+    lead = f"Refitted with {seeds}, {back} of {len(stability)} topics came back every time"
+    clear = comparison.loc[comparison["direction"].isin(["grew", "shrank"]), "topic"]
+    held = stability[stability["topic"].isin(clear)]
+    if not len(held):
+        return lead + "."
+    fragile = held.loc[~held["stable"], "label"].tolist()
+    text = f"{lead}; {int(held['stable'].sum())} of the {len(held)} clear changes held in every seed"
+    return text + (f" (not: {', '.join(fragile)})." if fragile else ".")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pandas as pd
 
 from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates
+from topics.stability import seed_stability
 from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
 from topics.trends import compare_years, pick_years, prevalence
@@ -39,6 +41,7 @@ class Analysis:
     coords : (n_docs, 2) UMAP layout for the topic map
     documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
     prevalence, comparison : tables from :mod:`topics.trends`
+    stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
     settings : embedding backend, seed, years, parameters -- what the methods section states
     timings : seconds per stage
     """
@@ -54,6 +57,7 @@ class Analysis:
     similarity: pd.DataFrame
     prevalence: pd.DataFrame
     comparison: pd.DataFrame
+    stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
 
@@ -77,6 +81,7 @@ def analyze(
     random_state: int = 0,
     cache: EmbeddingCache | str | os.PathLike[str] | bool | None = True,
     show_progress: bool = False,
+    stability_seeds: Sequence[int] = (),
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -98,6 +103,9 @@ def analyze(
         Seed for the topic model and the map layout.
     cache, show_progress
         Passed to :func:`topics.embed.embed_texts`.
+    stability_seeds
+        Further seeds to refit the topic model with, to see which topics and changes
+        hold (:func:`topics.stability.seed_stability`); each costs one more topic fit.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -135,6 +143,12 @@ def analyze(
     }
     timings["tables"] = time.perf_counter() - start
 
+    stability = pd.DataFrame()
+    if len(stability_seeds):
+        start = time.perf_counter()
+        stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
+        timings["stability"] = time.perf_counter() - start
+
     settings = {
         "embedding": backend.name if backend is not None else "precomputed embeddings",
         "random_state": random_state,
@@ -143,6 +157,7 @@ def analyze(
         "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
         "outlier_share": model.outlier_share_,
         "reduce_outliers": model.reduce_outliers,
+        "stability_seeds": [int(x) for x in stability_seeds],
         **{k: v for k, v in model.params_.items() if k != "random_state"},
     }
     return Analysis(
@@ -153,6 +168,7 @@ def analyze(
         documents=documents,
         prevalence=prev,
         comparison=comparison,
+        stability=stability,
         settings=settings,
         timings=timings,
         **result_tables,
@@ -160,7 +176,8 @@ def analyze(
 
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``.
+    """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``,
+    and ``stability.csv`` where the analysis refitted with other seeds.
 
     Returns the paths written, by table name.
     """
@@ -178,6 +195,8 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
         "topics": analysis.topics[["topic", "label", "n_docs", "top_terms"]],
         "comparison": analysis.comparison[comparison_cols],
     }
+    if len(analysis.stability):
+        tables["stability"] = analysis.stability
     paths = {}
     for name, table in tables.items():
         path = directory / f"{name}.csv"

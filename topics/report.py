@@ -130,11 +130,15 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         for key, fig in figures.items()
     ]
     comp = analysis.comparison
+    held = {}
+    if len(analysis.stability):
+        held = {int(r.topic): f"{r.same_direction}/{r.n_seeds}" for r in analysis.stability.itertuples(index=False)}
     comparison_rows = [
         {
             "topic": int(r.topic), "label": r.label, "n_a": int(getattr(r, f"n_{a}")), "n_b": int(getattr(r, f"n_{b}")),
             "share_a": getattr(r, f"share_{a}"), "share_b": getattr(r, f"share_{b}"), "diff": r.diff_pp,
             "low": r.ci_low_pp, "high": r.ci_high_pp, "z": r.z, "q": r.q_value, "direction": r.direction,
+            "held": held.get(int(r.topic), ""),
         }
         for r in comp.itertuples(index=False)
     ]
@@ -149,7 +153,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         title=title or f"{venue} {a} vs {b}: topics and trends",
         year_a=a,
         year_b=b,
-        summary=narrate(comp),
+        summary=narrate(comp, stability=analysis.stability),
+        stability=bool(len(analysis.stability)),
         charts=charts,
         cards=_topic_cards(analysis),
         comparison=comparison_rows,

@@ -1,0 +1,138 @@
+"""Do the topics, and the changes in their shares, survive another random seed?
+
+UMAP's layout depends on its seed and HDBSCAN's clusters on the layout, so a topic, and
+the change in its share between two years, may be an accident of one seed.
+:func:`seed_stability` refits the same (unfitted copy of the) model with other seeds on
+the same embeddings, matches each topic of the reference fit to the refitted topic that
+shares the most papers with it (:func:`match_topics`, Jaccard index of the two paper
+sets), and counts in how many seeds the topic comes back and its change points the same
+way ("grew", "shrank" or "no clear change" at the same false-discovery rate).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from topics.tables import document_table
+from topics.trends import compare_years
+
+__all__ = ["match_topics", "seed_stability"]
+
+logger = logging.getLogger(__name__)
+
+
+def match_topics(reference: Sequence[int], other: Sequence[int]) -> pd.DataFrame:
+    """Match each topic of ``reference`` to the topic of ``other`` sharing the most documents.
+
+    Both are topic labels of the same documents, in the same order; -1 (outliers) is
+    never matched and never a match.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per reference topic: ``topic``, ``match`` (the other labelling's topic
+        with the highest Jaccard index, -1 if no document of the topic has a topic
+        there), ``jaccard`` (|A and B| / |A or B| of the two document sets).
+    """
+    reference, other = np.asarray(reference), np.asarray(other)
+    if reference.shape != other.shape:
+        raise ValueError(f"labellings of different lengths: {reference.shape[0]} and {other.shape[0]}")
+    table = pd.crosstab(reference, other)
+    rows = []
+    for topic in (t for t in table.index if t != -1):
+        counts = table.loc[topic].drop(labels=-1, errors="ignore")
+        if counts.empty or counts.max() == 0:
+            rows.append({"topic": int(topic), "match": -1, "jaccard": 0.0})
+            continue
+        union = (reference == topic).sum() + table[counts.index].sum(axis=0) - counts
+        jaccard = counts / union
+        best = jaccard.idxmax()
+        rows.append({"topic": int(topic), "match": int(best), "jaccard": float(jaccard[best])})
+    return pd.DataFrame(rows, columns=["topic", "match", "jaccard"])
+
+
+def seed_stability(
+    model,
+    corpus: pd.DataFrame,
+    embeddings: np.ndarray,
+    comparison: pd.DataFrame,
+    *,
+    seeds: Sequence[int] = (1, 2, 3, 4),
+    min_jaccard: float = 0.5,
+) -> pd.DataFrame:
+    """Refit ``model`` with each of ``seeds`` and check which topics and changes hold.
+
+    Parameters
+    ----------
+    model
+        The fitted reference :class:`topics.TopicModel`; refits use an unfitted clone of
+        it with only ``random_state`` changed.
+    corpus, embeddings
+        What the reference was fitted on.
+    comparison
+        The reference :func:`topics.trends.compare_years` table; its years and whether it
+        counted outliers are used for every refit.
+    seeds
+        The other seeds (the reference seed would only repeat the reference fit).
+    min_jaccard
+        A topic "comes back" in a seed when its best match shares at least this Jaccard
+        index of papers with it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per topic of ``comparison`` other than -1, in its order: ``topic``,
+        ``label``, ``n_seeds``, ``recovered`` (seeds in which the topic came back),
+        ``mean_jaccard`` (of the best matches over all seeds), ``same_direction`` (seeds in
+        which it came back and its change had the reference's direction),
+        ``diff_pp_min`` and ``diff_pp_max`` (the range of the matched topics' changes,
+        NaN where it never came back), and ``stable`` (came back with the same direction
+        in every seed).
+    """
+    if not len(seeds):
+        raise ValueError("give at least one seed to compare with")
+    if not 0 < min_jaccard <= 1:
+        raise ValueError(f"min_jaccard must be in (0, 1], got {min_jaccard}")
+    year_a, year_b = int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
+    counted = bool(comparison["outliers_counted"].iloc[0]) if len(comparison) else False
+    reference = comparison[comparison["topic"] != -1].set_index("topic")
+    per_seed = []
+    for seed in seeds:
+        refit = clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings)
+        other = compare_years(document_table(refit, corpus), year_a, year_b, include_outliers=counted).set_index("topic")
+        matches = match_topics(model.labels_, refit.labels_).set_index("topic")
+        for topic in reference.index:
+            best = matches.loc[topic] if topic in matches.index else None
+            back = best is not None and best["jaccard"] >= min_jaccard and int(best["match"]) in other.index
+            row = other.loc[int(best["match"])] if back else None
+            per_seed.append(
+                {
+                    "topic": int(topic),
+                    "seed": int(seed),
+                    "jaccard": float(best["jaccard"]) if best is not None else 0.0,
+                    "recovered": bool(back),
+                    "same_direction": bool(back and row["direction"] == reference.loc[topic, "direction"]),
+                    "diff_pp": float(row["diff_pp"]) if back else np.nan,
+                }
+            )
+        logger.info("seed %d: %d topics", seed, len(other))
+    runs = pd.DataFrame(per_seed)
+    summary = runs.groupby("topic", sort=False).agg(
+        recovered=("recovered", "sum"),
+        mean_jaccard=("jaccard", "mean"),
+        same_direction=("same_direction", "sum"),
+        diff_pp_min=("diff_pp", "min"),
+        diff_pp_max=("diff_pp", "max"),
+    )
+    out = reference[["label"]].join(summary).reset_index()
+    out.insert(2, "n_seeds", len(seeds))
+    out["recovered"] = out["recovered"].astype(int)
+    out["same_direction"] = out["same_direction"].astype(int)
+    out["stable"] = out["same_direction"] == len(seeds)
+    out.attrs.update(seeds=[int(s) for s in seeds], min_jaccard=min_jaccard)
+    return out[["topic", "label", "n_seeds", "recovered", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable"]]
