@@ -19,13 +19,14 @@ $(STAMP): pyproject.toml constraints.txt
 
 setup: $(STAMP)
 
-## The main job: the HTML trend report for the bundled ICLR 2024 and 2025 files.
+## The main job: the HTML trend report for the bundled ICLR 2024 and 2025 files,
+## with four further seeds to show which topics and changes hold.
 report: $(STAMP)
-	$(BIN)/topics report --tables reports/tables
+	$(BIN)/topics report --stability-seeds 4 --tables reports/tables
 
 ## The same on the full accepted-paper lists (4,364 abstracts; embedding takes minutes once, then is cached).
 report-full: $(STAMP)
-	$(BIN)/topics report --dataset full -o reports/iclr-2024-vs-2025-full.html --tables reports/tables-full
+	$(BIN)/topics report --dataset full --stability-seeds 4 -o reports/iclr-2024-vs-2025-full.html --tables reports/tables-full
 
 ## Headless Chromium for the browser tests (Debian package; needs root or sudo).
 browser:
