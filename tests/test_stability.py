@@ -87,9 +87,11 @@ def test_analyze_and_the_report_carry_it(sample_corpus, tmp_path):
     assert "<th>holds in seeds</th>" in html and "refitted with seeds 7" in html
     first = analysis.stability.iloc[0]
     assert f"<td>{first.same_direction}/1</td>" in html
+    assert html.count("other seeds</div>") == len(analysis.stability)  # one line per topic card
     paths = topics.write_tables(analysis, tmp_path)
     assert pd.read_csv(paths["stability"]).shape[0] == len(analysis.stability)
     plain = topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False)
-    assert plain.stability.empty and "holds in seeds" not in topics.render_report(plain)
+    plain_html = topics.render_report(plain)
+    assert plain.stability.empty and "holds in seeds" not in plain_html and "other seeds</div>" not in plain_html
     assert "stability" not in topics.write_tables(plain, tmp_path / "plain")
     np.testing.assert_array_equal(plain.model.labels_, analysis.model.labels_)  # the reference fit is untouched

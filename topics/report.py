@@ -76,6 +76,7 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
     comp = analysis.comparison.set_index("topic")
     reps = analysis.representatives
     colors = plots.topic_colors(analysis.topics["topic"])
+    stability = analysis.stability.set_index("topic") if len(analysis.stability) else None
     cards = []
     for row in analysis.topics.itertuples(index=False):
         if row.topic == -1:
@@ -85,8 +86,11 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
             {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
             for r in reps[reps["topic"] == row.topic].itertuples(index=False)
         ]
+        back = stability.loc[row.topic] if stability is not None and row.topic in stability.index else None
         cards.append(
             {
+                "recovered": int(back["recovered"]) if back is not None else None,
+                "n_seeds": int(back["n_seeds"]) if back is not None else None,
                 "topic": row.topic,
                 "label": row.label,
                 "color": colors[row.topic],
