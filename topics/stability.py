@@ -71,7 +71,9 @@ def seed_stability(
     ----------
     model
         The fitted reference :class:`topics.TopicModel`; refits use an unfitted clone of
-        it with only ``random_state`` changed.
+        it with only ``random_state`` changed. Names given with ``rename`` are kept (they
+        label the reference topics); topics joined with ``merge`` are compared as one
+        topic against refits that do not merge, so they come back less often.
     corpus, embeddings
         What the reference was fitted on.
     comparison
