@@ -27,6 +27,7 @@ corpus fine-grained but above noise.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import warnings
@@ -201,10 +202,7 @@ class TopicModel(BaseEstimator):
             ctfidf_model=ctfidf,
             top_n_words=max(self.top_n_terms, 30),
         )
-        with warnings.catch_warnings():
-            # A precomputed graph has no search index, so UMAP warns that transform() on new
-            # data is unavailable; this estimator never transforms new data with it.
-            warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
+        with _no_search_index_warning():
             topics, _ = model.fit_transform(cleaned, embeddings)
         topics = np.asarray(topics, dtype=int)
         self.outlier_share_ = float(np.mean(topics == -1))
@@ -324,6 +322,17 @@ def nearest_neighbors(embeddings: np.ndarray, *, n_neighbors: int = 15) -> tuple
     return indices.astype(np.int32), np.clip(distances, 0.0, 2.0).astype(np.float32)
 
 
+@contextlib.contextmanager
+def _no_search_index_warning():
+    """Silence, here only, UMAP's warning that a precomputed graph has no search index.
+
+    Without one, UMAP cannot transform new data; nothing in this module does.
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
+        yield
+
+
 def _umap_knn(knn: tuple[np.ndarray, np.ndarray] | None) -> tuple:
     """UMAP's ``precomputed_knn`` argument; copies, because UMAP edits the arrays in place."""
     if knn is None:
@@ -371,6 +380,5 @@ def map_coordinates(
         n_jobs=1,
         precomputed_knn=_umap_knn(knn),
     )
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
+    with _no_search_index_warning():
         return reducer.fit_transform(embeddings).astype(np.float32)
