@@ -108,15 +108,15 @@ def seed_stability(
         refit = clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings)
         other = compare_years(document_table(refit, corpus), year_a, year_b, include_outliers=counted).set_index("topic")
         matches = match_topics(model.labels_, refit.labels_).set_index("topic")
-        for topic in reference.index:
-            best = matches.loc[topic] if topic in matches.index else None
-            back = best is not None and best["jaccard"] >= min_jaccard and int(best["match"]) in other.index
+        for topic in reference.index:  # every reference topic has a row in matches
+            best = matches.loc[topic]
+            back = best["jaccard"] >= min_jaccard and int(best["match"]) in other.index
             row = other.loc[int(best["match"])] if back else None
             per_seed.append(
                 {
                     "topic": int(topic),
                     "seed": int(seed),
-                    "jaccard": float(best["jaccard"]) if best is not None else 0.0,
+                    "jaccard": float(best["jaccard"]),
                     "recovered": bool(back),
                     "same_direction": bool(back and row["direction"] == reference.loc[topic, "direction"]),
                     "diff_pp": float(row["diff_pp"]) if back else np.nan,
