@@ -209,7 +209,7 @@ def keyword_match(
             continue
         counts: Counter[str] = Counter()
         for i in np.flatnonzero(topics == topic):
-            counts.update(dict.fromkeys(canonical(k) for k in split_keywords(keywords[i])))
+            counts.update({canonical(k) for k in split_keywords(keywords[i])})  # each keyword once per paper
         common = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
         candidates = [name] if isinstance(name, str) else list(name)
         match = any(names_match(n, k) for n in candidates for k in common)
