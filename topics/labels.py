@@ -29,6 +29,8 @@ __all__ = [
     "HEAD_ONLY_TERMS",
     "TOKEN_PATTERN",
     "PhraseAnalyzer",
+    "complete_modifier",
+    "is_modifier",
     "is_name_candidate",
     "name_topics",
     "topic_names",
@@ -62,7 +64,7 @@ GENERIC_TERMS = frozenset(
     work works study studies problem problems performance performances
     experiment experiments experimental empirical empirically based using use used uses
     effective effectively efficient efficiently improve improves improved improvement
-    improvements state art sota significant significantly extensive various different
+    improvements art sota significant significantly extensive various different
     framework frameworks modeling technique techniques achieve achieves
     achieved outperform outperforms introduce introduces introduced present presents
     provide provides leverage leverages leveraging enable enables key challenge challenges
@@ -174,6 +176,7 @@ def _candidates(
     size: int,
     corpus_counts: Mapping[str, int] | None = None,
     n_docs: int | None = None,
+    completions: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Name candidates, best first: distinctive shared phrases, else the best two words.
 
@@ -185,6 +188,11 @@ def _candidates(
     that are in this topic), so "group fairness" beats "machine learning" for a fairness
     topic. A topic with no such phrase is named by its two best single words ("graphs,
     molecules"), not by a made-up phrase; then come single words and the rest.
+
+    ``completions`` maps modifiers to the phrase they most often start in the topic
+    ("long-tailed" -> "long-tailed recognition", :func:`complete_modifier`); such a phrase
+    competes with the others at its modifier's score, so a topic whose papers share
+    "long-tailed" but not one phrase is still named by the phrase its authors use.
     """
     need = min(size, max(2, int(np.ceil(size / 10))))
 
@@ -200,16 +208,28 @@ def _candidates(
         inside = doc_counts.get(term, 0)
         return inside / size >= MIN_LIFT * corpus_counts.get(term, inside) / n_docs
 
-    ranked = sorted(terms, key=score, reverse=True)
+    scored = [(t, score((t, w))) for t, w in terms]
+    completed = set()
+    for modifier, phrase in (completions or {}).items():
+        base = next((s for t, s in scored if t == modifier), None)
+        # only a modifier most of the topic's papers share ("long-tailed" in 5 of 7)
+        if base is not None and distinctive(modifier) and doc_counts.get(modifier, 0) > size / 2:
+            scored.append((phrase, base))
+            completed.add(phrase)
+    ranked = [(t, 0.0) for t, _ in sorted(scored, key=lambda ts: ts[1], reverse=True)]
+    ranked = list(dict.fromkeys(ranked))
     phrases = [
         t for t, _ in ranked
-        if _is_phrase(t) and is_name_candidate(t) and doc_counts.get(t, need) >= need and distinctive(t)
+        if _is_phrase(t) and is_name_candidate(t)
+        and (t in completed or (doc_counts.get(t, need) >= need and distinctive(t)))
     ]
     singles = [t for t, _ in ranked if not _is_phrase(t) and is_name_candidate(t)]
     pairs = []
     if not phrases:
         good: list[str] = []
-        for t in [t for t in singles if distinctive(t)] or singles:
+        # words that cannot name a topic alone ("graph") can stand in a pair ("graph, molecules")
+        pool = [t for t, _ in ranked if not _is_phrase(t) and not _bad_word(t) and t not in HEAD_ONLY_TERMS]
+        for t in [t for t in pool if distinctive(t)] or pool:
             if not any(_stem(t) == _stem(g) for g in good):  # "experts, expert" says one thing
                 good.append(t)
         pairs = [f"{a}, {b}" for a, b in zip(good, good[1:])][:3]
@@ -240,6 +260,7 @@ def name_topics(
     corpus_counts: Mapping[str, int] | None = None,
     *,
     n_docs: int | None = None,
+    completions: Mapping[int, Mapping[str, str]] | None = None,
     outlier_name: str = "outliers (no topic)",
 ) -> dict[int, str]:
     """Name each topic from its ranked ``(term, weight)`` list.
@@ -274,7 +295,9 @@ def name_topics(
             names[topic] = outlier_name
             continue
         counts = (doc_counts or {}).get(topic, {})
-        candidates = _candidates(terms[topic], counts, sizes.get(topic, 0), corpus_counts, n_docs) or [f"topic {topic}"]
+        candidates = _candidates(
+            terms[topic], counts, sizes.get(topic, 0), corpus_counts, n_docs, (completions or {}).get(topic)
+        ) or [f"topic {topic}"]
         name = next((c for c in candidates if c not in taken and not _overlaps(c, taken)), None)
         if name is None:
             base = candidates[0]
@@ -306,7 +329,12 @@ def topic_names(
     sizes = pd.Series(labels).value_counts().to_dict()
     tokens = [analyzer.tokens(text) for text in texts]  # one pass serves counting and extension
     topic_counts, corpus_counts = _doc_counts(terms, labels, [analyzer.grams(t) for t in tokens])
-    names = name_topics(terms, sizes, topic_counts, corpus_counts, n_docs=len(texts))
+    completions = {}
+    for t, ranked in terms.items():
+        streams = [tokens[i] for i in np.flatnonzero(labels == t)]
+        done = {w: complete_modifier(w, streams) for w, _ in ranked[:10] if is_modifier(w) and not _bad_word(w)}
+        completions[t] = {w: p for w, p in done.items() if p}
+    names = name_topics(terms, sizes, topic_counts, corpus_counts, n_docs=len(texts), completions=completions)
     return {
         t: extend_phrase(n, [tokens[i] for i in np.flatnonzero(labels == t)]) if t != -1 else n
         for t, n in names.items()
@@ -337,21 +365,59 @@ def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_shar
     words = name.split()
     if len(words) != 2:
         return name
-    followers: dict[str, int] = {}
-    total = 0
-    for tokens in token_streams:
-        for i in range(len(tokens) - 2):
-            if tokens[i] == words[0] and tokens[i + 1] == words[1]:
-                total += 1
-                followers[tokens[i + 2]] = followers.get(tokens[i + 2], 0) + 1
-    if not followers:
+    word, count, total = _follower(words, token_streams)
+    if word is None:
         return name
-    word, count = max(followers.items(), key=lambda kv: (kv[1], kv[0]))
     longer = f"{name} {word}"
     ending_ok = word in ("problems", "problem") or not _bad_word(word)
     if count >= min_share * total and count >= 2 and ending_ok and word not in words and is_name_candidate(longer):
         return longer
     return name
+
+
+def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], accept=None) -> tuple[str | None, int, int]:
+    """The word that most often follows ``words`` in ``token_streams``, counting singular
+    and plural together ("equation" and "equations"), in its most frequent form; with its
+    count and the number of occurrences of ``words``. ``accept(word)`` limits the words
+    considered."""
+    n = len(words)
+    forms: dict[str, dict[str, int]] = {}
+    total = 0
+    for tokens in token_streams:
+        for i in range(len(tokens) - n):
+            if all(tokens[i + j] == w for j, w in enumerate(words)):
+                total += 1
+                nxt = tokens[i + n]
+                if nxt and (accept is None or accept(nxt)):
+                    group = forms.setdefault(_stem(nxt), {})
+                    group[nxt] = group.get(nxt, 0) + 1
+    if not forms:
+        return None, 0, total
+    stem, group = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))
+    word = max(group.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    return word, sum(group.values()), total
+
+
+def is_modifier(term: str) -> bool:
+    """A single word that describes rather than names ("long-tailed", "self-supervised",
+    "out-of-distribution"): hyphenated, or ending like an adjective or participle."""
+    if " " in term or term in _NOUN_EXCEPTIONS:
+        return False
+    return "-" in term or bool(_BAD_LAST.search(term))
+
+
+def complete_modifier(term: str, token_streams: Sequence[Sequence[str]]) -> str | None:
+    """The modifier ``term`` with the noun that most often follows it in the topic's
+    documents ("long-tailed" -> "long-tailed recognition"), if that follows at least twice
+    and makes a name candidate."""
+    def noun(word: str) -> bool:
+        return not _bad_word(word) and word not in NOT_ALONE_TERMS - HEAD_ONLY_TERMS and is_name_candidate(f"{term} {word}")
+
+    word, count, _ = _follower([term], token_streams, accept=noun)
+    if word is None or count < 2:
+        return None
+    phrase = f"{term} {word}"
+    return phrase if is_name_candidate(phrase) else None
 
 
 def _overlaps(candidate: str, taken: set[str]) -> bool:
