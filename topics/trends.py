@@ -24,6 +24,7 @@ __all__ = [
     "newcombe_diff_ci",
     "pick_years",
     "prevalence",
+    "two_group_table",
     "wilson_interval",
 ]
 
@@ -102,8 +103,8 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     return stats.false_discovery_control(p, method="bh")
 
 
-def _check_documents(documents: pd.DataFrame) -> None:
-    missing = {"year", "topic"} - set(documents.columns)
+def _check_documents(documents: pd.DataFrame, by: str = "year") -> None:
+    missing = {by, "topic"} - set(documents.columns)
     if missing:
         raise ValueError(f"documents table lacks column(s) {', '.join(sorted(missing))}")
 
@@ -114,31 +115,48 @@ def _labels(documents: pd.DataFrame) -> pd.Series:
     return pd.Series(dtype=str)
 
 
-def prevalence(documents: pd.DataFrame, *, include_outliers: bool = False) -> pd.DataFrame:
-    """Documents and share of each year's documents per topic.
+def prevalence(documents: pd.DataFrame, *, by: str = "year", include_outliers: bool = False) -> pd.DataFrame:
+    """Documents and share of each group's documents per topic (groups are years by default).
+
+    Parameters
+    ----------
+    documents
+        One row per document with ``topic`` and the column ``by``.
+    by
+        The column that defines the groups: ``"year"``, or any other (``"venue"``,
+        ``"status"``). Documents without a value in it are left out.
+    include_outliers
+        Keep topic -1 as a row and count every document in the denominators.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (year, topic), every topic present in every year (zeros included):
-        ``year``, ``topic``, ``label``, ``n_docs``, ``year_total`` (the denominator),
-        ``share`` (0-1), ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
-        ``outliers_counted``. Sorted by year, then topic.
+        One row per (group, topic), every topic present in every group (zeros included):
+        ``<by>`` (the group: ``year`` by default), ``topic``, ``label``, ``n_docs``,
+        ``<by>_total`` (the denominator: ``year_total`` by default), ``share`` (0-1),
+        ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
+        ``outliers_counted``. Sorted by group, then topic; ``attrs["by"]`` is ``by``.
     """
-    _check_documents(documents)
+    _check_documents(documents, by)
+    if by in ("topic", "label", "n_docs", "share", "ci_low", "ci_high", "outliers_counted"):
+        raise ValueError(f"cannot group by {by!r}: it names a column of the prevalence table")
     docs = documents if include_outliers else documents[documents["topic"] != -1]
+    docs = docs[docs[by].notna()]
     if docs.empty:
         raise ValueError("no documents with a topic to count")
-    counts = pd.crosstab(docs["topic"], docs["year"])
+    counts = pd.crosstab(docs["topic"], docs[by])
     tidy = counts.stack().rename("n_docs").reset_index()
-    totals = docs.groupby("year").size()
-    tidy["year_total"] = tidy["year"].map(totals)
-    tidy["share"] = tidy["n_docs"] / tidy["year_total"]
-    tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy["year_total"])
+    totals = docs.groupby(by).size()
+    total = f"{by}_total"
+    tidy[total] = tidy[by].map(totals)
+    tidy["share"] = tidy["n_docs"] / tidy[total]
+    tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy[total])
     tidy["label"] = tidy["topic"].map(_labels(docs)).fillna(tidy["topic"].astype(str))
     tidy["outliers_counted"] = include_outliers
-    cols = ["year", "topic", "label", "n_docs", "year_total", "share", "ci_low", "ci_high", "outliers_counted"]
-    return tidy[cols].sort_values(["year", "topic"]).reset_index(drop=True)
+    cols = [by, "topic", "label", "n_docs", total, "share", "ci_low", "ci_high", "outliers_counted"]
+    out = tidy[cols].sort_values([by, "topic"]).reset_index(drop=True)
+    out.attrs["by"] = by
+    return out
 
 
 def compare_years(
@@ -180,43 +198,64 @@ def compare_years(
     """
     _check_documents(documents)
     year_a, year_b = pick_years(documents, year_a, year_b)
+    out = two_group_table(documents, "year", year_a, year_b, include_outliers=include_outliers, prior_strength=prior_strength)
+    out["direction"] = np.where(out["q_value"] < alpha, np.where(out["diff_pp"] > 0, "grew", "shrank"), "no clear change")
+    out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
+    out = out[[c for c in out.columns if c != "outliers_counted"] + ["outliers_counted"]]
+    out.attrs = {"year_a": year_a, "year_b": year_b, "n_a": out.attrs["n_a"], "n_b": out.attrs["n_b"]}
+    return out
+
+
+def two_group_table(
+    documents: pd.DataFrame,
+    by: str,
+    group_a,
+    group_b,
+    *,
+    include_outliers: bool = False,
+    prior_strength: float | None = None,
+) -> pd.DataFrame:
+    """The statistics of :func:`compare_years` for any two values of any column.
+
+    ``documents[by]`` holds the group of each document; ``group_b`` is compared with
+    ``group_a`` (``diff_pp = share_b - share_a``). Returns the columns of
+    :func:`compare_years` up to ``q_value``, then ``outliers_counted`` (no ``direction``:
+    its wording depends on the grouping), in topic order; ``attrs`` holds ``n_a`` and ``n_b``.
+    """
     docs = documents if include_outliers else documents[documents["topic"] != -1]
-    docs = docs[docs["year"].isin([year_a, year_b])]
-    counts = pd.crosstab(docs["topic"], docs["year"]).reindex(columns=[year_a, year_b], fill_value=0)
+    docs = docs[docs[by].isin([group_a, group_b])]
+    counts = pd.crosstab(docs["topic"], docs[by]).reindex(columns=[group_a, group_b], fill_value=0)
     if counts.empty:
-        raise ValueError(f"no documents with a topic in {year_a} or {year_b}")
-    y_a = counts[year_a].to_numpy()
-    y_b = counts[year_b].to_numpy()
+        raise ValueError(f"no documents with a topic in {by} {group_a} or {group_b}")
+    y_a = counts[group_a].to_numpy()
+    y_b = counts[group_b].to_numpy()
     n_a, n_b = int(y_a.sum()), int(y_b.sum())
-    for year, n in ((year_a, n_a), (year_b, n_b)):
+    for group, n in ((group_a, n_a), (group_b, n_b)):
         if n == 0:
-            raise ValueError(f"year {year} has no documents with a topic; cannot compare shares")
+            raise ValueError(f"{by} {group} has no documents with a topic; cannot compare shares")
     low, high = newcombe_diff_ci(y_a, n_a, y_b, n_b)
     p_values = np.array(
         [stats.fisher_exact([[a, n_a - a], [b, n_b - b]], alternative="two-sided")[1] for a, b in zip(y_a, y_b)]
     )
-    q_values = benjamini_hochberg(p_values)
     diff = y_b / n_b - y_a / n_a
     out = pd.DataFrame(
         {
             "topic": counts.index.to_numpy(),
-            f"n_{year_a}": y_a,
-            f"n_{year_b}": y_b,
-            f"share_{year_a}": y_a / n_a,
-            f"share_{year_b}": y_b / n_b,
+            f"n_{group_a}": y_a,
+            f"n_{group_b}": y_b,
+            f"share_{group_a}": y_a / n_a,
+            f"share_{group_b}": y_b / n_b,
             "diff_pp": 100 * diff,
             "ci_low_pp": 100 * low,
             "ci_high_pp": 100 * high,
             "z": log_odds_z(y_a, y_b, prior_strength=prior_strength),
             "p_value": p_values,
-            "q_value": q_values,
+            "q_value": benjamini_hochberg(p_values),
         }
     )
     out.insert(1, "label", out["topic"].map(_labels(docs)).fillna(out["topic"].astype(str)))
-    out["direction"] = np.where(q_values < alpha, np.where(diff > 0, "grew", "shrank"), "no clear change")
     out["outliers_counted"] = include_outliers
-    out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
-    out.attrs.update(year_a=year_a, year_b=year_b, n_a=n_a, n_b=n_b)
+    out.attrs.update(n_a=n_a, n_b=n_b)
     return out
 
 
