@@ -138,8 +138,8 @@ def detect_bursts(
         return pd.DataFrame(columns=columns)
     counts = pd.crosstab(docs["topic"], docs[by])
     counts = counts[sorted(counts.columns)]
-    totals = counts.sum(0).to_numpy()
-    counts = counts[counts.sum(1) >= min_docs]
+    totals = counts.sum(axis=0).to_numpy()
+    counts = counts[counts.sum(axis=1) >= min_docs]
     batches = list(counts.columns)
     x = counts.to_numpy()
     states = kleinberg_states(x, totals[None, :], s=s, gamma=gamma)
