@@ -278,11 +278,11 @@ def test_outliers_are_left_out_unless_asked():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"by": "track"}, "no column 'track'"),
+        ({"by": "track"}, "no column 'track' to group by"),
         ({"by": "venue"}, "column 'venue' has 1 value (ICLR); need at least two groups"),
         ({"groups": [2021, 2030]}, "year 2030 is not in the documents"),
         ({"groups": [2021, 2021]}, "repeat"),
-        ({"groups": [2021]}, "need at least two year groups"),
+        ({"groups": [2021]}, "need at least two years to compare, got 2021"),
         ({"alpha": 1.5}, "alpha must be between 0 and 1"),
     ],
 )

@@ -49,7 +49,10 @@ def test_trend_movers_takes_the_steepest_slopes(trend):
     assert [t["name"].split(" (")[0] for t in d["data"]] == steepest["label"].tolist()
     for trace, cls in zip(d["data"], steepest["trend"]):
         assert trace["line"]["dash"] == ("solid" if cls in ("emerging", "growing", "fading") else "dot")
-        assert list(trace["text"])[-1] == trace["name"].split(" (")[0] and set(list(trace["text"])[:-1]) == {""}
+        row = steepest[steepest["label"] == trace["name"].split(" (")[0]].iloc[0]
+        assert trace["name"].endswith(f"({row['slope_pp']:+.1f}/year)")
+        part = prev[prev["topic"] == row["topic"]].sort_values("year")
+        assert values(trace["y"]) == pytest.approx(list(100 * part["share"]))
     with pytest.raises(ValueError, match="n_topics must be at least 1"):
         plots.trend_movers(prev, comp, n_topics=0)
 

@@ -44,6 +44,7 @@ __all__ = [
     "compare_groups",
     "homogeneity_test",
     "linear_trend",
+    "resolve_groups",
 ]
 
 logger = logging.getLogger(__name__)
@@ -235,13 +236,18 @@ def _native(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _resolve_groups(documents: pd.DataFrame, by: str, groups: Sequence | None) -> list:
+def resolve_groups(documents: pd.DataFrame, by: str, groups: Sequence | None = None) -> list:
+    """The groups of ``documents[by]`` to compare: ``groups`` checked against the values
+    present, or every value present, sorted. Raises ValueError naming a missing column,
+    an unknown or repeated group, or fewer than two groups."""
     if by not in documents.columns:
-        raise ValueError(f"documents table has no column {by!r} to group by (columns: {', '.join(map(str, documents.columns))})")
+        raise ValueError(f"no column {by!r} to group by (columns: {', '.join(map(str, documents.columns))})")
     present = _sort_groups(_native(v) for v in documents[by].dropna().unique())
     if groups is None:
         if len(present) < 2:
             found = ", ".join(map(str, present)) or "none"
+            if by == "year":
+                raise ValueError(f"need at least two years to compare, found {len(present)} ({found})")
             raise ValueError(f"column {by!r} has {len(present)} value{'s' if len(present) != 1 else ''} ({found}); need at least two groups to compare")
         return present
     groups = [_native(g) for g in groups]
@@ -251,7 +257,7 @@ def _resolve_groups(documents: pd.DataFrame, by: str, groups: Sequence | None) -
     if len(set(groups)) != len(groups):
         raise ValueError(f"{by} groups repeat: {', '.join(map(str, groups))}")
     if len(groups) < 2:
-        raise ValueError(f"need at least two {by} groups to compare, got {', '.join(map(str, groups))}")
+        raise ValueError(f"need at least two {'years' if by == 'year' else by + ' groups'} to compare, got {', '.join(map(str, groups))}")
     return groups
 
 
@@ -352,7 +358,7 @@ def compare_groups(
         raise ValueError("documents table lacks column topic")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
-    groups = _resolve_groups(documents, by, groups)
+    groups = resolve_groups(documents, by, groups)
     numeric = all(_is_number(g) for g in groups)
     ordered = (by == "year") if ordered is None else bool(ordered)
     if ordered and numeric:

@@ -97,7 +97,7 @@ def share_trends(
         part = prev[prev["topic"] == t].set_index(by).reindex(groups)
         row, col = k // columns + 1, k % columns + 1
         band_y = list(100 * part["ci_high"]) + list(100 * part["ci_low"])[::-1]
-        fig.add_trace(go.Scatter(x=x + x[::-1], y=band_y, fill="toself", fillcolor=_rgba(colors[int(t)], 0.18),
+        fig.add_trace(go.Scatter(x=x + x[::-1], y=band_y, mode="lines", fill="toself", fillcolor=_rgba(colors[int(t)], 0.18),
                                  line=dict(width=0), hoverinfo="skip", showlegend=False), row=row, col=col)
         hover = [f"<b>{_esc(labels[t])}</b><br>{_esc(g)}: {int(r['n_docs'])} of {int(r[total])} papers ({_pct(r['share'])})"
                  f"<br>95 % CI {_pct(r['ci_low'])} to {_pct(r['ci_high'])}" for g, r in zip(groups, part.to_dict("records"))]
@@ -121,8 +121,8 @@ def trend_movers(
 ) -> go.Figure:
     """Slope chart of the ``n_topics`` topics with the steepest slopes (points per year).
 
-    One line per topic across every group, named at its last point with its slope;
-    clear trends (emerging, growing, fading) solid, the others dotted.
+    One line per topic across every group, named in the legend with its slope; clear
+    trends (emerging, growing, fading) solid, the others dotted.
     """
     _kind(comparison, "trend", "trend_movers")
     if n_topics < 1:
@@ -144,15 +144,13 @@ def trend_movers(
                  f"<br>slope {r.slope_pp:+.2f} points per {unit} (95 % CI {r.slope_low_pp:+.2f} to {r.slope_high_pp:+.2f})"
                  for g, p in zip(groups, part.to_dict("records"))]
         fig.add_trace(go.Scatter(
-            x=x, y=100 * part["share"], mode="lines+markers+text", name=name,
+            x=x, y=100 * part["share"], mode="lines+markers", name=name,
             line=dict(color=colors[int(r.topic)], width=3 if clear else 1.5, dash="solid" if clear else "dot"),
-            marker=dict(size=7), text=[""] * (len(x) - 1) + [_esc(r.label)], textposition="middle right",
-            textfont=dict(color=colors[int(r.topic)], size=11), hovertext=hover, hoverinfo="text",
+            marker=dict(size=7), hovertext=hover, hoverinfo="text",
         ))
     fig.update_xaxes(type="category", title_text=by)
     fig.update_yaxes(title_text=f"share of the {by}'s papers (%)", rangemode="tozero")
     fig.update_layout(**_LAYOUT, height=520, legend=dict(title="Topic (slope, points per " + unit + ")"),
-                      margin=dict(r=220),
                       title=title or f"The biggest movers, {_span(groups)}: the {len(movers)} steepest slopes")
     return fig
 
@@ -211,6 +209,6 @@ def group_heatmap(comparison: pd.DataFrame, *, title: str | None = None) -> go.F
         colorbar=dict(title="log-odds z"),
     ))
     fig.update_layout(**_LAYOUT, height=max(420, 22 * len(comp) + 200),
-                      xaxis=dict(title=by, side="top"), yaxis=dict(title="topic", autorange="reversed"),
-                      title=title or f"Which topics lean to which {by}? (log-odds z against the other {by}s)")
+                      xaxis=dict(side="top"), yaxis=dict(title="topic", autorange="reversed"), margin=dict(t=140),
+                      title=title or f"Which topics lean to which {_esc(by)}? (log-odds z of each group against the others)")
     return fig
