@@ -128,3 +128,20 @@ def make_trend_corpus(seed: int = 0, n_per_year=(30, 12, 40, 50, 60)) -> pd.Data
     frame["source"] = "synthetic"
     frame["position"] = range(1, len(frame) + 1)
     return frame[["doc_id", "venue", "year", "title", "abstract", "source", "position", "theme", "status"]]
+
+
+@pytest.fixture(scope="session")
+def trend_corpus() -> pd.DataFrame:
+    return make_trend_corpus()
+
+
+@pytest.fixture(scope="session")
+def trend_analysis(trend_corpus) -> topics.Analysis:
+    """Five generated years through the whole pipeline (weightless backend)."""
+    return topics.analyze(trend_corpus, embedder="lsa", random_state=0, cache=False)
+
+
+@pytest.fixture(scope="session")
+def status_analysis(trend_corpus) -> topics.Analysis:
+    """The same corpus compared by its 'status' column (three unordered groups)."""
+    return topics.analyze(trend_corpus, embedder="lsa", random_state=0, cache=False, by="status")

@@ -160,7 +160,7 @@ def _narrate_trend(comparison: pd.DataFrame, *, bursts: pd.DataFrame | None, max
     if n_stable:
         rest.append(f"{n_stable} held stable (the data rule out large changes)")
     if n_unclear:
-        rest.append(f"{n_unclear} show no clear trend")
+        rest.append(f"{n_unclear} show{'s' if n_unclear == 1 else ''} no clear trend")
     sentences = [head + (f"; {_listing(rest)}." if rest else ".")]
     rising = comparison[comparison["trend"].isin(["emerging", "growing"])].sort_values("z", ascending=False)
     fading = comparison[comparison["trend"] == "fading"].sort_values("z")
