@@ -119,19 +119,19 @@ def _how(key: str, analysis: Analysis) -> str:
 
 
 def _tag(row, kind: str) -> tuple[str, str]:
-    """The card's tag and its style class ("grew", "shrank" or "")."""
+    """The card's tag and its style class: ("grew", "grew"), ("fading", "shrank"),
+    ("more in Oral", "lean"), or ("", "") where nothing is clear."""
     if row is None:
         return "", ""
     if kind == "trend":
-        cls = row["trend"]
-        return (cls, "grew" if cls in ("emerging", "growing") else "shrank" if cls == "fading" else "") if cls in (
-            "emerging", "growing", "fading") else ("", "")
-    if kind == "groups":
-        return (row["leans"], "lean") if row["leans"] != "no clear difference" else ("", "")
-    direction = row["direction"]
-    if direction in ("grew", "shrank"):
-        return direction, direction
-    return (direction, "lean") if direction.startswith("higher in") else ("", "")
+        style = {"emerging": "grew", "growing": "grew", "fading": "shrank"}.get(row["trend"], "")
+        return (row["trend"], style) if style else ("", "")
+    label = row["leans"] if kind == "groups" else row["direction"]
+    if label in ("grew", "shrank"):
+        return label, label
+    if label.startswith(("higher in", "more in", "less in")):
+        return label, "lean"
+    return "", ""
 
 
 def _topic_cards(analysis: Analysis) -> list[dict]:
