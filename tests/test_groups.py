@@ -12,15 +12,8 @@ from tests.conftest import (
     make_trend_documents,
     planted_share_matrix,
 )
-from topics.groups import (
-    TREND_CLASSES,
-    classify_trends,
-    cochran_armitage,
-    compare_groups,
-    homogeneity_test,
-    linear_trend,
-)
-from topics.trends import compare_years, log_odds_z
+from topics.groups import TREND_CLASSES, classify_trends, compare_groups
+from topics.trends import cochran_armitage, compare_years, homogeneity_test, linear_trend, log_odds_z
 
 
 def _docs(counts: dict, by: str = "year") -> pd.DataFrame:

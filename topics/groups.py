@@ -15,10 +15,11 @@ analysis from the grouping:
   equal shares in every group, its BH q, and per group the log-odds z-score of that
   group against all the others with the pooled shares as prior.
 
-The array functions (:func:`cochran_armitage`, :func:`linear_trend`,
-:func:`homogeneity_test`, :func:`classify_trends`) work on counts with the groups on the
-last axis and broadcast over any leading axes, so thousands of simulated tables are
-tested in one call.
+The tests themselves are array functions in :mod:`topics.trends`
+(:func:`~topics.trends.cochran_armitage`, :func:`~topics.trends.linear_trend`,
+:func:`~topics.trends.homogeneity_test`); they and :func:`classify_trends` work on counts
+with the groups on the last axis and broadcast over any leading axes, so thousands of
+simulated tables are tested in one call.
 
 Shares are of the documents that have a topic unless ``include_outliers=True`` (then
 topic -1 is a row and every document counts); each table says which in
@@ -34,16 +35,21 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from topics.trends import Z95, _labels, benjamini_hochberg, log_odds_z, two_group_table
+from topics.trends import (
+    _labels,
+    benjamini_hochberg,
+    cochran_armitage,
+    homogeneity_test,
+    linear_trend,
+    log_odds_z,
+    two_group_table,
+)
 
 __all__ = [
     "KINDS",
     "TREND_CLASSES",
     "classify_trends",
-    "cochran_armitage",
     "compare_groups",
-    "homogeneity_test",
-    "linear_trend",
     "resolve_groups",
 ]
 
@@ -53,109 +59,7 @@ KINDS = ("two_groups", "trend", "groups")
 TREND_CLASSES = ("emerging", "growing", "fading", "stable", "no clear trend")
 
 
-# --------------------------------------------------------------------------- array statistics
-
-
-def _arrays(successes, totals, scores=None):
-    x = np.asarray(successes, dtype=float)
-    n = np.broadcast_to(np.asarray(totals, dtype=float), x.shape)
-    if scores is None:
-        return x, n
-    s = np.broadcast_to(np.asarray(scores, dtype=float), x.shape)
-    return x, n, s
-
-
-def cochran_armitage(successes, totals, scores) -> tuple[np.ndarray, np.ndarray]:
-    """Cochran-Armitage test for a linear trend in proportions (Armitage 1955).
-
-    With ``x_j`` successes out of ``n_j`` in group ``j`` scored ``s_j`` (the year), the
-    pooled proportion ``p = sum(x) / N`` and ``s_bar = sum(n s) / N``::
-
-        T = sum_j x_j (s_j - s_bar)
-        V = p (1 - p) sum_j n_j (s_j - s_bar)^2
-        z = T / sqrt(V)
-
-    ``z`` is standard normal under equal proportions in every group (Agresti 2013,
-    *Categorical Data Analysis*, sec. 5.3.5; this is the asymptotic form with the
-    ``p (1 - p)`` variance, which is the linear-by-linear association statistic times
-    ``sqrt(N / (N - 1))``). Arrays broadcast; groups are on the last axis.
-
-    Returns
-    -------
-    (z, p_value)
-        Signed z (positive: proportions rise with the score) and the two-sided p-value.
-        Where no trend can be seen (no successes, only successes, or one group with
-        documents) ``z = 0`` and ``p = 1``.
-    """
-    x, n, s = _arrays(successes, totals, scores)
-    big_n = n.sum(-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x.sum(-1) / big_n
-        s_bar = (n * s).sum(-1) / big_n
-        d = s - s_bar[..., None]
-        t = (x * d).sum(-1)
-        v = p * (1 - p) * (n * d**2).sum(-1)
-        z = np.where(v > 0, t / np.sqrt(np.where(v > 0, v, 1)), 0.0)
-    return z, np.where(v > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
-
-
-def linear_trend(successes, totals, scores, *, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The linear trend that the Cochran-Armitage test tests, with a 95 % interval.
-
-    The slope is the least-squares slope of the proportions ``x_j / n_j`` on the scores,
-    weighted by ``n_j``: ``b = sum_j x_j (s_j - s_bar) / S`` with
-    ``S = sum_j n_j (s_j - s_bar)^2``. Its variance is the binomial variance of the
-    proportions on the fitted line, ``sum_j n_j (s_j - s_bar)^2 f_j (1 - f_j) / S^2``
-    with ``f_j = p + b (s_j - s_bar)`` kept inside ``[0.5 / n_j, 1 - 0.5 / n_j]``, and
-    the interval is ``b +- z * sqrt(variance)`` (Wald). Arrays broadcast; groups on the
-    last axis.
-
-    Returns
-    -------
-    (slope, low, high)
-        In proportion per unit of score (per year for years); multiply by 100 for
-        percentage points.
-    """
-    x, n, s = _arrays(successes, totals, scores)
-    big_n = n.sum(-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x.sum(-1) / big_n
-        s_bar = (n * s).sum(-1) / big_n
-        d = s - s_bar[..., None]
-        big_s = (n * d**2).sum(-1)
-        b = np.where(big_s > 0, (x * d).sum(-1) / np.where(big_s > 0, big_s, 1), np.nan)
-        safe_n = np.where(n > 0, n, 1)
-        fitted = np.clip(p[..., None] + b[..., None] * d, 0.5 / safe_n, 1 - 0.5 / safe_n)
-        var = (n * d**2 * fitted * (1 - fitted)).sum(-1) / big_s**2
-        half = z * np.sqrt(var)
-    return b, b - half, b + half
-
-
-def homogeneity_test(successes, totals) -> tuple[np.ndarray, np.ndarray]:
-    """Pearson's chi-square test that the proportion is the same in every group.
-
-    The 2 x k table of successes and failures in ``k`` groups:
-    ``X^2 = sum_j (x_j - n_j p)^2 / (n_j p (1 - p))`` with the pooled ``p``, on
-    ``k - 1`` degrees of freedom (groups with ``n_j = 0`` do not count). The
-    approximation wants expected counts of about 5 or more. Arrays broadcast; groups on
-    the last axis.
-
-    Returns
-    -------
-    (chi2, p_value)
-        ``chi2 = 0`` and ``p = 1`` where nothing can differ (no successes, only
-        successes, or fewer than two groups with documents).
-    """
-    x, n = _arrays(successes, totals)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = x.sum(-1) / n.sum(-1)
-        q = p * (1 - p)
-        expected = n * p[..., None]
-        terms = np.where(n > 0, (x - expected) ** 2 / np.where(n > 0, n, 1), 0.0)
-        chi2 = np.where(q > 0, terms.sum(-1) / np.where(q > 0, q, 1), 0.0)
-    df = (n > 0).sum(-1) - 1
-    ok = (q > 0) & (df > 0)
-    return np.where(ok, chi2, 0.0), np.where(ok, stats.chi2.sf(chi2, np.maximum(df, 1)), 1.0)
+# --------------------------------------------------------------------------- trend classes
 
 
 def _trend_arrays(counts, totals, scores, *, alpha: float, stable_margin: float, emerging_ratio: float) -> dict:
@@ -323,10 +227,10 @@ def compare_groups(
 
         ``"trend"`` (three or more ordered groups): ``topic``, ``label``, ``n_<g>`` and
         ``share_<g>`` for every group, ``slope_pp`` (percentage points per year, or per
-        step for non-numeric groups; :func:`linear_trend`), ``slope_low_pp``,
+        step for non-numeric groups; :func:`topics.trends.linear_trend`), ``slope_low_pp``,
         ``slope_high_pp`` (95 % interval), ``z`` and ``p_value`` (Cochran-Armitage,
-        :func:`cochran_armitage`), ``q_value`` (BH over topics), ``chi2_q`` (BH q of
-        :func:`homogeneity_test`: does the share differ between groups at all?),
+        :func:`topics.trends.cochran_armitage`), ``q_value`` (BH over topics), ``chi2_q`` (BH q of
+        :func:`topics.trends.homogeneity_test`: does the share differ between groups at all?),
         ``trend``, ``outliers_counted``; sorted by ``z`` (steepest rise first).
         ``trend`` follows this rule, in order:
 
@@ -346,7 +250,7 @@ def compare_groups(
         ``"groups"`` (three or more unordered groups): ``topic``, ``label``, ``n_<g>``
         and ``share_<g>`` for every group, ``share_all`` (pooled), ``z_<g>`` for every
         group (log-odds z of the group against all the others, prior = pooled shares),
-        ``chi2``, ``p_value`` (:func:`homogeneity_test`), ``q_value`` (BH),
+        ``chi2``, ``p_value`` (:func:`topics.trends.homogeneity_test`), ``q_value`` (BH),
         ``leans`` ("more in <g>" or "less in <g>" for the group with the largest
         ``|z|`` where ``q_value < alpha``, else "no clear difference"),
         ``outliers_counted``; sorted by ``chi2`` (largest difference first).

@@ -1,8 +1,11 @@
-"""Topic prevalence per year and the statistics of a two-year comparison.
+"""Topic prevalence per year (or any grouping) and the statistics that compare it.
 
-Pure pandas/numpy/scipy: every function takes the tidy documents table (one row per
-document with at least ``year`` and ``topic``; ``topic_label`` is used when present)
-and returns a new table. Years differ in size, so everything is expressed as *shares*
+Pure pandas/numpy/scipy. The array functions (intervals, :func:`log_odds_z`,
+:func:`benjamini_hochberg`, and for three or more groups :func:`cochran_armitage`,
+:func:`linear_trend`, :func:`homogeneity_test`) take counts; the table functions take the
+tidy documents table (one row per document with at least ``year`` and ``topic``;
+``topic_label`` is used when present) and return a new table. Comparisons of three or
+more years and of other groupings are built on them in :mod:`topics.groups`. Years differ in size, so everything is expressed as *shares*
 of a year's documents, never raw counts.
 
 Outliers (``topic == -1``) are excluded by default: the shares are then shares of the
@@ -19,7 +22,10 @@ from scipy import stats
 
 __all__ = [
     "benjamini_hochberg",
+    "cochran_armitage",
     "compare_years",
+    "homogeneity_test",
+    "linear_trend",
     "log_odds_z",
     "newcombe_diff_ci",
     "pick_years",
@@ -101,6 +107,108 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     if p.size == 0:
         return p
     return stats.false_discovery_control(p, method="bh")
+
+
+def _arrays(successes, totals, scores=None):
+    x = np.asarray(successes, dtype=float)
+    n = np.broadcast_to(np.asarray(totals, dtype=float), x.shape)
+    if scores is None:
+        return x, n
+    s = np.broadcast_to(np.asarray(scores, dtype=float), x.shape)
+    return x, n, s
+
+
+def cochran_armitage(successes, totals, scores) -> tuple[np.ndarray, np.ndarray]:
+    """Cochran-Armitage test for a linear trend in proportions (Armitage 1955).
+
+    With ``x_j`` successes out of ``n_j`` in group ``j`` scored ``s_j`` (the year), the
+    pooled proportion ``p = sum(x) / N`` and ``s_bar = sum(n s) / N``::
+
+        T = sum_j x_j (s_j - s_bar)
+        V = p (1 - p) sum_j n_j (s_j - s_bar)^2
+        z = T / sqrt(V)
+
+    ``z`` is standard normal under equal proportions in every group (Agresti 2013,
+    *Categorical Data Analysis*, sec. 5.3.5; this is the asymptotic form with the
+    ``p (1 - p)`` variance, which is the linear-by-linear association statistic times
+    ``sqrt(N / (N - 1))``). Arrays broadcast; groups are on the last axis.
+
+    Returns
+    -------
+    (z, p_value)
+        Signed z (positive: proportions rise with the score) and the two-sided p-value.
+        Where no trend can be seen (no successes, only successes, or one group with
+        documents) ``z = 0`` and ``p = 1``.
+    """
+    x, n, s = _arrays(successes, totals, scores)
+    big_n = n.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / big_n
+        s_bar = (n * s).sum(-1) / big_n
+        d = s - s_bar[..., None]
+        t = (x * d).sum(-1)
+        v = p * (1 - p) * (n * d**2).sum(-1)
+        z = np.where(v > 0, t / np.sqrt(np.where(v > 0, v, 1)), 0.0)
+    return z, np.where(v > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
+
+
+def linear_trend(successes, totals, scores, *, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The linear trend that the Cochran-Armitage test tests, with a 95 % interval.
+
+    The slope is the least-squares slope of the proportions ``x_j / n_j`` on the scores,
+    weighted by ``n_j``: ``b = sum_j x_j (s_j - s_bar) / S`` with
+    ``S = sum_j n_j (s_j - s_bar)^2``. Its variance is the binomial variance of the
+    proportions on the fitted line, ``sum_j n_j (s_j - s_bar)^2 f_j (1 - f_j) / S^2``
+    with ``f_j = p + b (s_j - s_bar)`` kept inside ``[0.5 / n_j, 1 - 0.5 / n_j]``, and
+    the interval is ``b +- z * sqrt(variance)`` (Wald). Arrays broadcast; groups on the
+    last axis.
+
+    Returns
+    -------
+    (slope, low, high)
+        In proportion per unit of score (per year for years); multiply by 100 for
+        percentage points.
+    """
+    x, n, s = _arrays(successes, totals, scores)
+    big_n = n.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / big_n
+        s_bar = (n * s).sum(-1) / big_n
+        d = s - s_bar[..., None]
+        big_s = (n * d**2).sum(-1)
+        b = np.where(big_s > 0, (x * d).sum(-1) / np.where(big_s > 0, big_s, 1), np.nan)
+        safe_n = np.where(n > 0, n, 1)
+        fitted = np.clip(p[..., None] + b[..., None] * d, 0.5 / safe_n, 1 - 0.5 / safe_n)
+        var = (n * d**2 * fitted * (1 - fitted)).sum(-1) / big_s**2
+        half = z * np.sqrt(var)
+    return b, b - half, b + half
+
+
+def homogeneity_test(successes, totals) -> tuple[np.ndarray, np.ndarray]:
+    """Pearson's chi-square test that the proportion is the same in every group.
+
+    The 2 x k table of successes and failures in ``k`` groups:
+    ``X^2 = sum_j (x_j - n_j p)^2 / (n_j p (1 - p))`` with the pooled ``p``, on
+    ``k - 1`` degrees of freedom (groups with ``n_j = 0`` do not count). The
+    approximation wants expected counts of about 5 or more. Arrays broadcast; groups on
+    the last axis.
+
+    Returns
+    -------
+    (chi2, p_value)
+        ``chi2 = 0`` and ``p = 1`` where nothing can differ (no successes, only
+        successes, or fewer than two groups with documents).
+    """
+    x, n = _arrays(successes, totals)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / n.sum(-1)
+        q = p * (1 - p)
+        expected = n * p[..., None]
+        terms = np.where(n > 0, (x - expected) ** 2 / np.where(n > 0, n, 1), 0.0)
+        chi2 = np.where(q > 0, terms.sum(-1) / np.where(q > 0, q, 1), 0.0)
+    df = (n > 0).sum(-1) - 1
+    ok = (q > 0) & (df > 0)
+    return np.where(ok, chi2, 0.0), np.where(ok, stats.chi2.sf(chi2, np.maximum(df, 1)), 1.0)
 
 
 def _check_documents(documents: pd.DataFrame, by: str = "year") -> None:
