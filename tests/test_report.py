@@ -83,7 +83,9 @@ def test_narrate_states_clear_changes():
 def test_trend_report(trend_analysis):
     html = render_report(trend_analysis)
     assert trend_analysis.kind == "trend" and trend_analysis.groups == [2021, 2022, 2023, 2024, 2025]
-    assert set(build_figures(trend_analysis)) == {"trends", "movers", "slopes", "map", "terms", "similarity", "hierarchy"}
+    areas = {"area_slopes"} if len(trend_analysis.area_comparison) >= 2 else set()
+    assert set(build_figures(trend_analysis)) == {"trends", "movers", "slopes", "map", "terms", "similarity", "hierarchy"} | areas
+    assert trend_analysis.area_comparison.attrs["kind"] == "trend"
     for key in build_figures(trend_analysis):
         assert f'id="chart-{key}"' in html
     assert "<title>TEST 2021–2025: topics and trends</title>" in html
@@ -107,7 +109,8 @@ def test_trend_report(trend_analysis):
 def test_grouping_report(status_analysis):
     html = render_report(status_analysis)
     assert status_analysis.kind == "groups" and status_analysis.groups == ["Oral", "Poster", "Spotlight"]
-    assert set(build_figures(status_analysis)) == {"heatmap", "sizes", "map", "terms", "similarity", "hierarchy"}
+    areas = {"area_heatmap"} if len(status_analysis.area_comparison) >= 2 else set()
+    assert set(build_figures(status_analysis)) == {"heatmap", "sizes", "map", "terms", "similarity", "hierarchy"} | areas
     assert "How do the topics differ by status?" in html and "<th>z Oral</th>" in html
     assert "<dt>Grouping</dt>" in html and "Papers per year and group" in html
     n = status_analysis.settings["documents_per_group"]

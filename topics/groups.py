@@ -297,7 +297,7 @@ def compare_groups(
     x = counts.to_numpy()
     n = totals.to_numpy()
     out = pd.DataFrame({"topic": counts.index.to_numpy()})
-    out["label"] = out["topic"].map(_labels(docs)).fillna(out["topic"].astype(str))
+    out["label"] = out["topic"].map(_labels(docs)).astype(object).fillna(out["topic"].astype(str))
     for j, g in enumerate(groups):
         out[f"n_{g}"] = x[:, j]
     for j, g in enumerate(groups):

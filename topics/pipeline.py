@@ -22,7 +22,7 @@ from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
 from topics.groups import compare_groups, resolve_groups
 from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
-from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
 from topics.trends import pick_years, prevalence
 
@@ -41,12 +41,13 @@ class Analysis:
     embeddings : (n_docs, dim) array, one row per corpus row
     model : the fitted :class:`topics.TopicModel`
     coords : (n_docs, 2) UMAP layout for the topic map
-    documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
+    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.tables`
     prevalence : :func:`topics.trends.prevalence` by the grouping, over the compared groups
-    comparison : :func:`topics.groups.compare_groups` by the grouping; for two years the
-        :func:`topics.trends.compare_years` table. Its ``attrs["kind"]`` (see :attr:`kind`)
-        says which table it is: two groups, a trend over three or more years, or
-        unordered groups.
+    comparison : :func:`topics.groups.compare_groups` by the grouping, per topic; for two
+        years the :func:`topics.trends.compare_years` table. Its ``attrs["kind"]`` (see
+        :attr:`kind`) says which table it is: two groups, a trend over three or more
+        years, or unordered groups.
+    area_comparison : the same comparison per area (areas group topics)
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
     bursts : :func:`topics.bursts.detect_bursts` over the years for trends (empty otherwise)
     settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
@@ -64,6 +65,8 @@ class Analysis:
     similarity: pd.DataFrame
     prevalence: pd.DataFrame
     comparison: pd.DataFrame
+    areas: pd.DataFrame = field(default_factory=pd.DataFrame)
+    area_comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
@@ -184,11 +187,15 @@ def analyze(
     comparison = compare_groups(selected, by, groups, include_outliers=include_outliers)
     groups = comparison.attrs["groups"]
     prev = prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers)
+    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
+    area_comparison = compare_groups(by_area, by, groups, include_outliers=include_outliers)
     bursts = pd.DataFrame()
     if comparison.attrs["kind"] == "trend" and by == "year":
         bursts = detect_bursts(selected, include_outliers=include_outliers)
     result_tables = {
-        "topics": topic_table(model),
+        "topics": topic_table(model, corpus),
+        "areas": area_table(model),
+        "area_comparison": area_comparison,
         "terms": term_table(model),
         "representatives": representative_documents(model, corpus, embeddings),
         "similarity": topic_similarity(model),
@@ -208,6 +215,10 @@ def analyze(
         "n_documents": len(corpus),
         "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
         "outlier_share": model.outlier_share_,
+        "core_outlier_share": model.core_outlier_share_,
+        "low_confidence_share": float(documents["low_confidence"].mean()),
+        "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
+        "seeds": [int(s) for s in model.seeds_],
         "reduce_outliers": model.reduce_outliers,
         "stability_seeds": [int(x) for x in stability_seeds],
         "by": by,
@@ -270,7 +281,8 @@ def _check_grouping(corpus: pd.DataFrame, by: str, years, groups) -> tuple[list[
 
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``documents.csv``, ``topics.csv``, ``comparison.csv`` and ``prevalence.csv``
+    """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
+    topic), ``area_comparison.csv`` (per area) and ``prevalence.csv`` (shares per group)
     into ``directory``, ``stability.csv`` where the analysis refitted with other seeds, and
     ``bursts.csv`` where it looked for bursts (trends over years).
 
@@ -280,17 +292,23 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
 
     Returns the paths written, by table name.
     """
+    from topics.tables import TOPIC_COLUMNS
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    document_cols = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+    document_cols = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
+                     "confidence", "low_confidence", "area", "area_label"]
     if analysis.by not in document_cols:
         document_cols.append(analysis.by)
     tables = {
         "documents": analysis.documents[document_cols],
-        "topics": analysis.topics[["topic", "label", "n_docs", "top_terms"]],
+        "topics": analysis.topics[TOPIC_COLUMNS],
         "comparison": analysis.comparison,
         "prevalence": analysis.prevalence,
     }
+    if len(analysis.areas):
+        tables["areas"] = analysis.areas
+        tables["area_comparison"] = analysis.area_comparison.rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
     if len(analysis.bursts):

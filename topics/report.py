@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 
 from topics import plots
-from topics.narrate import narrate
+from topics.narrate import narrate, narrate_areas
 from topics.pipeline import Analysis
 from topics.text import first_sentence
 
@@ -28,6 +28,9 @@ _PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transforme
 
 # How to read each chart, shown above it.
 _HOW_TO_READ = {
+    "area_shift": "Areas group related topics. Left: each area's share of papers in the earlier year (open circle) "
+    "and the later year (filled). Right: the change in percentage points with its 95 % interval. The topic "
+    "charts below break each area down.",
     "shift": "Left: each topic's share of papers in the earlier year (open circle) and the later year (filled). "
     "Right: the change in percentage points with its 95 % interval; an interval that crosses zero is compatible "
     "with no change. Faded bars did not pass the false-discovery correction.",
@@ -52,9 +55,15 @@ _HOW_TO_READ = {
     "heatmap": "Each cell: how much more (red) or less (blue) common a topic is in one group than in the others, as a "
     "log-odds z-score with the pooled shares as prior; |z| above 2 is unusual for one cell. Bold topic names differ "
     "clearly between the groups (chi-square test, q < 0.05).",
+    "area_slopes": "Areas group related topics: each area's linear trend in percentage points per year with its "
+    "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
+    "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
+    "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
 }
 # Non-year groupings: the same charts, said of groups.
 _HOW_TO_READ_GROUPS = {
+    "area_shift": "Areas group related topics. Left: each area's share of the papers in each group. Right: the "
+    "difference in percentage points with its 95 % interval. The charts below break each area down.",
     "shift": "Left: each topic's share of the papers in each group. Right: the difference in percentage points with its "
     "95 % interval; an interval that crosses zero is compatible with no difference. Faded bars did not pass the "
     "false-discovery correction.",
@@ -67,28 +76,35 @@ _HOW_TO_READ_GROUPS = {
 def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
     """Every chart of the report, by key, built from the analysis tables.
 
-    Two groups (two years, or two values of another column): the prevalence shift, the
-    significance plot, the map and the shares. Three or more years: the small multiples
-    of shares, the biggest movers, the slopes and the map. Three or more other groups:
-    the heatmap of log-odds z, the shares and the map. Then, for every kind, the terms,
-    similarity and hierarchy charts.
+    Two groups (two years, or two values of another column): the areas' shift (with two
+    or more areas), the prevalence shift, the significance plot, the map and the shares.
+    Three or more years: the small multiples of shares, the biggest movers, the slopes
+    (and the areas' slopes) and the map. Three or more other groups: the heatmap of
+    log-odds z (and the areas' heatmap), the shares and the map. Then, for every kind, the
+    terms, similarity and hierarchy charts.
     """
     kind = analysis.kind
+    areas = len(analysis.area_comparison) >= 2
     if kind == "trend":
         figs = {
             "trends": plots.share_trends(analysis.prevalence, analysis.comparison),
             "movers": plots.trend_movers(analysis.prevalence, analysis.comparison),
             "slopes": plots.trend_slopes(analysis.comparison),
-            "map": plots.topic_map(analysis.documents, analysis.coords),
         }
+        if areas:
+            figs["area_slopes"] = plots.trend_slopes(analysis.area_comparison, title="Which areas rose or fell?")
+        figs["map"] = plots.topic_map(analysis.documents, analysis.coords)
     elif kind == "groups":
-        figs = {
-            "heatmap": plots.group_heatmap(analysis.comparison),
+        figs = {"heatmap": plots.group_heatmap(analysis.comparison)}
+        if areas:
+            figs["area_heatmap"] = plots.group_heatmap(analysis.area_comparison, title="Which areas lean to which group?")
+        figs |= {
             "sizes": plots.topic_sizes(analysis.prevalence),
             "map": plots.topic_map(analysis.documents, analysis.coords),
         }
     else:
-        figs = {
+        figs = {"area_shift": plots.prevalence_shift(analysis.area_comparison)} if areas else {}
+        figs |= {
             "shift": plots.prevalence_shift(analysis.comparison),
             "significance": plots.significance_plot(analysis.comparison),
             "map": plots.topic_map(analysis.documents, analysis.coords),
@@ -159,6 +175,9 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
                 "label": row.label,
                 "color": colors[row.topic],
                 "terms": row.top_terms,
+                "area": row.area_label,
+                "confidence": float(row.mean_confidence),
+                "n_low": int(analysis.documents.loc[analysis.documents["topic"] == row.topic, "low_confidence"].sum()),
                 "n_docs": row.n_docs,
                 "n_a": int(c[f"n_{a}"]) if c is not None else 0,
                 "n_b": int(c[f"n_{b}"]) if c is not None else 0,
@@ -175,6 +194,38 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
             }
         )
     return cards
+
+
+def _area_rows(analysis: Analysis) -> list[dict]:
+    """Each area with its change and its topics (largest first), for the drill-down table."""
+    if not len(analysis.areas):
+        return []
+    a, b = analysis.groups[0], analysis.groups[-1]
+    comp = analysis.area_comparison.set_index("topic")
+    topic_comp = analysis.comparison.set_index("topic")
+    rows = []
+    for area in analysis.areas.itertuples(index=False):
+        if area.area == -1 or area.area not in comp.index:
+            continue
+        c = comp.loc[area.area]
+        members = analysis.topics[(analysis.topics["area"] == area.area) & (analysis.topics["topic"] != -1)]
+        rows.append(
+            {
+                "label": area.label, "n_docs": int(area.n_docs),
+                "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
+                "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
+                "q": float(c["q_value"]), "direction": c["direction"],
+                "topics": [
+                    {
+                        "topic": int(t.topic), "label": t.label, "n_docs": int(t.n_docs),
+                        "diff": float(topic_comp.loc[t.topic, "diff_pp"]) if t.topic in topic_comp.index else float("nan"),
+                        "direction": topic_comp.loc[t.topic, "direction"] if t.topic in topic_comp.index else "",
+                    }
+                    for t in members.itertuples(index=False)
+                ],
+            }
+        )
+    return rows
 
 
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
@@ -242,7 +293,9 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         trend_rows=_trend_rows(analysis) if kind == "trend" else [],
         group_rows=_group_rows(analysis) if kind == "groups" else [],
         bursts_run=kind == "trend" and by == "year",
-        summary=narrate(comp, stability=analysis.stability, bursts=analysis.bursts),
+        summary=(narrate_areas(analysis.area_comparison) if kind == "two_groups" and by == "year" else [])
+        + narrate(comp, stability=analysis.stability, bursts=analysis.bursts),
+        areas=_area_rows(analysis) if kind == "two_groups" else [],
         stability=bool(len(analysis.stability)),
         charts=charts,
         cards=_topic_cards(analysis),

@@ -259,7 +259,7 @@ def prevalence(documents: pd.DataFrame, *, by: str = "year", include_outliers: b
     tidy[total] = tidy[by].map(totals)
     tidy["share"] = tidy["n_docs"] / tidy[total]
     tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy[total])
-    tidy["label"] = tidy["topic"].map(_labels(docs)).fillna(tidy["topic"].astype(str))
+    tidy["label"] = tidy["topic"].map(_labels(docs)).astype(object).fillna(tidy["topic"].astype(str))
     tidy["outliers_counted"] = include_outliers
     cols = [by, "topic", "label", "n_docs", total, "share", "ci_low", "ci_high", "outliers_counted"]
     out = tidy[cols].sort_values([by, "topic"]).reset_index(drop=True)
@@ -361,7 +361,7 @@ def two_group_table(
             "q_value": benjamini_hochberg(p_values),
         }
     )
-    out.insert(1, "label", out["topic"].map(_labels(docs)).fillna(out["topic"].astype(str)))
+    out.insert(1, "label", out["topic"].map(_labels(docs)).astype(object).fillna(out["topic"].astype(str)))
     out["outliers_counted"] = include_outliers
     out.attrs.update(n_a=n_a, n_b=n_b)
     return out
