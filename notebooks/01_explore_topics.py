@@ -38,7 +38,7 @@ corpus.groupby("year").size()
 # ## Embed and fit
 # `analyze` embeds the abstracts (read from the on-disk cache after the first run),
 # fits the `TopicModel` with parameters derived from the corpus size, and builds every
-# table. The model runs UMAP + HDBSCAN five times with different seeds and keeps the
+# table. The model runs UMAP + HDBSCAN ten times with different seeds and keeps the
 # topics the runs agree on (the consensus), so one unlucky seed cannot make a topic.
 
 # %%

@@ -82,9 +82,9 @@ for sentence in topics.narrate(analysis.comparison):
 
 # %% [markdown]
 # ## Do the topics and changes hold with another seed?
-# The topics are already a consensus of five UMAP + HDBSCAN runs. To see how much they
+# The topics are already a consensus of ten UMAP + HDBSCAN runs. To see how much they
 # still depend on chance, `topics.stability.seed_stability` refits the consensus with
-# other random states (each draws five new run seeds) on the same embeddings, matches
+# other random states (each draws ten new run seeds) on the same embeddings, matches
 # each topic to the refitted topic sharing the most papers, and counts the refits in
 # which it came back (at least half its papers shared) with a change in the same
 # direction.

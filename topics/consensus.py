@@ -217,6 +217,12 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         UMAP's neighbourhood; also the neighbours that vote in :func:`assign_outliers`.
     n_components
         Dimensions UMAP reduces to in each run.
+    n_epochs
+        UMAP's optimisation epochs per run; ``None`` is UMAP's default (500 below 10,000
+        documents). Measured on the ICLR lists: 200 epochs cluster as well as 500 (mean
+        ARI between two single runs 0.586 vs 0.590), so ten runs of 200 epochs cost less
+        than five of 500 (39 s vs 55 s) and their consensus agrees better with an
+        independent one (mean ARI 0.88 vs 0.85).
     min_cluster_size, min_samples
         HDBSCAN's settings in each run; ``min_cluster_size`` is also the smallest
         consensus topic.
@@ -251,9 +257,10 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
     def __init__(
         self,
         *,
-        n_runs: int = 5,
+        n_runs: int = 10,
         n_neighbors: int = 15,
         n_components: int = 5,
+        n_epochs: int | None = 200,
         min_cluster_size: int = 10,
         min_samples: int | None = None,
         resolution: float = 1.0,
@@ -264,6 +271,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         self.n_runs = n_runs
         self.n_neighbors = n_neighbors
         self.n_components = n_components
+        self.n_epochs = n_epochs
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.resolution = resolution
@@ -284,7 +292,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         self.seeds_ = run_seeds(seed, self.n_runs)
         runs, reduced = [], None
         for s in self.seeds_:
-            labels, coords = _one_run(X, graph, k, self.n_components, self.min_cluster_size, self.min_samples, s)
+            labels, coords = _one_run(X, graph, k, self.n_components, self.n_epochs, self.min_cluster_size, self.min_samples, s)
             runs.append(labels)
             reduced = coords if reduced is None else reduced
             logger.info("run with seed %d: %d clusters, %.1f %% outliers", s, labels.max() + 1, 100 * np.mean(labels == -1))
@@ -301,7 +309,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
     # BERTopic calls predict only when transforming new documents, which topics does not do.
 
 
-def _one_run(X, graph, k, n_components, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
+def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
     from hdbscan import HDBSCAN
     from umap import UMAP
 
@@ -314,6 +322,7 @@ def _one_run(X, graph, k, n_components, min_cluster_size, min_samples, seed) -> 
     reducer = UMAP(
         n_neighbors=k,
         n_components=min(n_components, n - 2),
+        n_epochs=n_epochs,
         min_dist=0.0,
         metric="cosine",
         random_state=seed,

@@ -101,7 +101,8 @@ class TopicModel(BaseEstimator):
         Dimensions UMAP reduces to before clustering.
     n_runs
         UMAP + HDBSCAN runs the consensus is built from (seeds
-        :func:`topics.consensus.run_seeds`); 1 gives a single run's topics.
+        :func:`topics.consensus.run_seeds`), each of 200 UMAP epochs; 1 gives a single
+        run's topics.
     resolution
         Leiden resolution of the consensus partition; larger gives more topics.
     outlier_share
@@ -165,7 +166,7 @@ class TopicModel(BaseEstimator):
         min_cluster_size: int | None = None,
         min_samples: int | None = None,
         n_components: int = 5,
-        n_runs: int = 5,
+        n_runs: int = 10,
         resolution: float = 1.0,
         outlier_share: float = 0.3,
         reduce_outliers: bool = False,
