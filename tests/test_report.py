@@ -159,3 +159,13 @@ def test_narrate_groups_by_hand():
     assert text[0] == ("Comparing Oral (100 papers with a topic) and Poster (1,000) by status across 2 topics, 1 topic differs clearly "
                        "in share between them (chi-square test, false-discovery rate q < 0.05).")
     assert text[1] == "Rl is more common in Oral: 20.0 % of Oral papers against 7.0 % of all (log-odds z = 3.1; q = 0.004)."
+    assert len(text) == 2
+    # nothing clear: the strongest leans are told as such, with p and q
+    quiet = comp.assign(leans="no clear difference", q_value=[0.09, 0.3], p_value=[0.004, 0.3], chi2=[9.0, 1.0])
+    quiet.attrs = comp.attrs
+    text = topics.narrate(quiet)
+    assert "no topic's share differs clearly between them" in text[0]
+    assert text[1] == ("Not clear after the correction: rl is more common in Oral: 20.0 % of Oral papers against 7.0 % of all "
+                       "(log-odds z = 3.1; p = 0.004, q = 0.09).")
+    assert text[2].startswith("Not clear after the correction: vision is less common in Oral")
+    assert text[-1].startswith("With 100 papers in the smallest group")

@@ -230,15 +230,24 @@ def _narrate_groups(comparison: pd.DataFrame, *, max_items: int, alpha: float) -
         if len(clear)
         else f"no topic's share differs clearly between them (no chi-square q-value below {alpha:g})."
     )
+    def lean(row, g) -> str:
+        more = "more" if row[f"z_{g}"] > 0 else "less"
+        return (
+            f"{_cap(str(row['label']))} is {more} common in {g}: {100 * row[f'share_{g}']:.1f} % of {g} papers against "
+            f"{100 * row['share_all']:.1f} % of all (log-odds z = {row[f'z_{g}']:.1f}; "
+            + ("" if len(clear) else f"p = {row['p_value']:.2g}, ")
+            + f"q = {row['q_value']:.2g})."
+        )
+
+    def strongest(row):
+        return max(groups, key=lambda g: abs(row[f"z_{g}"]) if row[f"z_{g}"] == row[f"z_{g}"] else -1.0)
+
     sentences = [head]
     for row in clear.head(max_items).to_dict("records"):
-        more, group = row["leans"].split(" in ", 1)
-        g = next(x for x in groups if str(x) == group)
-        sentences.append(
-            f"{_cap(str(row['label']))} is {more} common in {g}: {100 * row[f'share_{g}']:.1f} % of {g} papers against "
-            f"{100 * row['share_all']:.1f} % of all (log-odds z = {row[f'z_{g}']:.1f}; q = {row['q_value']:.2g})."
-        )
-    if not len(clear):
+        sentences.append(lean(row, strongest(row)))
+    if not len(clear) and len(comparison):
+        for row in comparison.sort_values("chi2", ascending=False).head(min(2, max_items)).to_dict("records"):
+            sentences.append(f"Not clear after the correction: {_lower(lean(row, strongest(row)))}")
         sentences.append(
             f"With {min(sizes.values()):,} papers in the smallest group, only large differences could be told apart from chance."
         )
