@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--dataset", choices=["sample", "full"], default=None,
                      help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
     rep.add_argument("-o", "--output", type=Path, default=None, help=f"HTML report path (default: {DEFAULT_REPORT})")
-    rep.add_argument("--tables", type=Path, default=None, metavar="DIR", help="also write documents.csv, topics.csv, comparison.csv here")
+    rep.add_argument("--tables", type=Path, default=None, metavar="DIR", help="also write documents.csv, topics.csv, comparison.csv (and themes.csv, theme_papers.csv with themes) here")
     rep.add_argument("--backend", choices=BACKENDS, default="minilm",
                      help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
                           "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
@@ -46,6 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--reduce-outliers", action="store_true", help="reassign outlier papers to their nearest topic")
     rep.add_argument("--stability-seeds", type=int, default=0, metavar="N",
                      help="refit with N further seeds and report which topics and changes hold (default 0; each costs one topic fit)")
+    rep.add_argument("--theme", action="append", default=[], metavar="NAME",
+                     help="a research area to track beside the topics, e.g. --theme 'optimal transport' (repeatable)")
+    rep.add_argument("--themes", type=Path, default=None, metavar="FILE",
+                     help="themes from a TOML or YAML file: entries with name, phrases, examples (paper ids or titles)")
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
@@ -66,6 +70,7 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError("give INPUT files or --dataset, not both")
     if args.stability_seeds < 0:
         raise ValueError(f"--stability-seeds must be 0 or more, got {args.stability_seeds}")
+    themes = _themes(args)
     if args.inputs:
         corpus = read_corpus(args.inputs)
         caveats: tuple[str, ...] = ()
@@ -84,7 +89,7 @@ def _report(args: argparse.Namespace) -> int:
     analysis = analyze(
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
-        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds),
+        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), themes=themes,
     )
     output = args.output or DEFAULT_REPORT
     write_report(analysis, output, caveats=caveats, dataset=described)
@@ -93,6 +98,18 @@ def _report(args: argparse.Namespace) -> int:
         written += list(write_tables(analysis, args.tables).values())
     _summary(analysis, written, time.perf_counter() - start)
     return 0
+
+
+def _themes(args: argparse.Namespace) -> tuple:
+    """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
+    from topics.themes import Theme, as_themes, read_themes
+
+    themes = list(read_themes(args.themes)) if args.themes else []
+    for name in args.theme:
+        if not name.strip():
+            raise ValueError("--theme needs a non-empty name, got ''")
+        themes.append(Theme(name))
+    return as_themes(themes) if themes else ()
 
 
 def _summary(analysis, written, seconds: float) -> None:
@@ -105,6 +122,11 @@ def _summary(analysis, written, seconds: float) -> None:
     )
     for sentence in narrate(analysis.comparison, stability=analysis.stability, max_items=3):  # the report's own summary
         print(sentence)
+    if analysis.themes is not None:
+        from topics.narrate import narrate_themes
+
+        for sentence in narrate_themes(analysis.themes.summary):
+            print(sentence)
     for path in written:
         print(f"wrote {path}")
     print(f"done in {seconds:.1f} s")

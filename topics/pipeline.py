@@ -22,6 +22,7 @@ from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
 from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
+from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
 from topics.trends import compare_years, pick_years, prevalence
 
 __all__ = ["Analysis", "analyze", "write_tables"]
@@ -42,6 +43,7 @@ class Analysis:
     documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
     prevalence, comparison : tables from :mod:`topics.trends`
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
+    themes : :func:`topics.themes.track` over the ``themes`` asked for (``None`` without)
     settings : embedding backend, seed, years, parameters -- what the methods section states
     timings : seconds per stage
     """
@@ -58,6 +60,7 @@ class Analysis:
     prevalence: pd.DataFrame
     comparison: pd.DataFrame
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
+    themes: ThemeTracking | None = None
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
 
@@ -82,6 +85,7 @@ def analyze(
     cache: EmbeddingCache | str | os.PathLike[str] | bool | None = True,
     show_progress: bool = False,
     stability_seeds: Sequence[int] = (),
+    themes: Sequence[Theme | str] = (),
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -106,11 +110,18 @@ def analyze(
     stability_seeds
         Further seeds to refit the topic model with, to see which topics and changes
         hold (:func:`topics.stability.seed_stability`); each costs one more topic fit.
+    themes
+        Research areas to track beside the topics (:class:`topics.themes.Theme` objects
+        or names, :func:`topics.themes.track`): each paper's similarity and membership,
+        and each theme's share per year compared like a topic's.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
     # Fail on bad years before the expensive steps.
     year_a, year_b = pick_years(corpus, *(years if years is not None else (None, None)))
+    themes = as_themes(themes) if themes else ()
+    for theme in themes:  # an unknown example id fails here, not after the embedding
+        resolve_examples(theme, corpus)
 
     start = time.perf_counter()
     if embeddings is None:
@@ -149,6 +160,12 @@ def analyze(
         stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
         timings["stability"] = time.perf_counter() - start
 
+    tracking = None
+    if themes:
+        start = time.perf_counter()
+        tracking = track(corpus, embeddings, themes, embedder=backend, years=(comparison.attrs["year_a"], comparison.attrs["year_b"]))
+        timings["themes"] = time.perf_counter() - start
+
     settings = {
         "embedding": backend.name if backend is not None else "precomputed embeddings",
         "random_state": random_state,
@@ -169,6 +186,7 @@ def analyze(
         prevalence=prev,
         comparison=comparison,
         stability=stability,
+        themes=tracking,
         settings=settings,
         timings=timings,
         **result_tables,
@@ -177,7 +195,10 @@ def analyze(
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``,
-    and ``stability.csv`` where the analysis refitted with other seeds.
+    ``stability.csv`` where the analysis refitted with other seeds, and ``themes.csv``
+    (one row per theme: :attr:`topics.themes.ThemeTracking.summary`) and
+    ``theme_papers.csv`` (one row per theme member: theme, doc_id, year, title,
+    similarity, source) where it tracked themes.
 
     Returns the paths written, by table name.
     """
@@ -197,6 +218,9 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     }
     if len(analysis.stability):
         tables["stability"] = analysis.stability
+    if analysis.themes is not None:
+        tables["themes"] = analysis.themes.summary
+        tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]
     paths = {}
     for name, table in tables.items():
         path = directory / f"{name}.csv"

@@ -20,14 +20,15 @@ paper gets a similarity to each theme and a membership decided by this rule:
    scored against the mean of the *other* positives, so that it does not vote for itself.
 3. **Calibrated cut.** Positives are a sample of the theme's papers, the others a mix of
    members and non-members: a positive-unlabelled problem. The cut ``t`` maximises
-   ``r(t)^2 / P(s >= t)``, where ``r(t)`` is the share of positives at or above ``t`` and
-   ``P(s >= t)`` the share of all papers (Lee & Liu 2003, ICML, "Learning with positive
-   and unlabeled examples using weighted logistic regression"). Where positives are a
-   random sample of the members this criterion is proportional to precision times
-   recall, so it needs no constant: a cut too low swallows neighbouring areas (the
-   denominator grows), a cut too high misses papers that never use the phrase (``r``
-   falls). With fewer than :data:`MIN_POSITIVES` positives no cut is calibrated and only
-   the positives are members (with a warning).
+   ``r(t)^2 / P(s >= t)``, where ``r(t)`` is the share of the theme's members at or
+   above ``t``, estimated from the positives (the upper tail of a normal with their
+   median and scaled median absolute deviation), and ``P(s >= t)`` the share of all papers (Lee & Liu 2003, ICML,
+   "Learning with positive and unlabeled examples using weighted logistic regression").
+   Where positives are a random sample of the members this criterion is proportional
+   to precision times recall, so it needs no constant: a cut too low swallows
+   neighbouring areas (the denominator grows), a cut too high misses papers that never
+   use the phrase (``r`` falls). With fewer than :data:`MIN_POSITIVES` positives no cut
+   is calibrated and only the positives are members (with a warning).
 4. **Members** are the positives and every paper at or above the cut. A paper may belong
    to several themes.
 
@@ -67,6 +68,7 @@ __all__ = [
     "as_themes",
     "phrase_matches",
     "read_themes",
+    "resolve_examples",
     "theme_acronyms",
     "theme_topics",
     "track",
@@ -301,11 +303,19 @@ def _similarities(embeddings: np.ndarray, positive: np.ndarray, queries: np.ndar
 
 
 def calibrate_cut(similarity: np.ndarray, positive: np.ndarray) -> float:
-    """The similarity cut that maximises Lee & Liu's ``r^2 / P(s >= t)``.
+    """The similarity cut ``t`` that maximises Lee & Liu's ``r(t)^2 / P(s >= t)``.
 
-    ``r`` is the share of ``positive`` entries at or above ``t``, ``P(s >= t)`` the share
-    of all entries. NaN similarities (a lone positive with nothing else to compare with)
-    are ignored. Returns NaN with fewer than :data:`MIN_POSITIVES` positives.
+    ``P(s >= t)`` is the share of all entries at or above ``t``. ``r(t)``, the share of
+    the theme's members at or above ``t``, is estimated from the ``positive`` entries as
+    the upper tail of a normal distribution with their median and their scaled median
+    absolute deviation (``1.4826 * MAD``, the robust estimate of a standard deviation,
+    so that a few positives that only mention the theme in passing do not widen it).
+    The empirical share of positives would do with many positives, but it is a step
+    function that cannot tell a paper just below the lowest positive from one far
+    below, so with few positives it always cuts at the lowest one. Candidate cuts are the observed
+    similarities (ties are never split). NaN similarities (a lone positive with nothing
+    to compare with) are ignored. Returns NaN with fewer than :data:`MIN_POSITIVES`
+    positives.
     """
     similarity = np.asarray(similarity, dtype=float)
     positive = np.asarray(positive, dtype=bool)
@@ -316,7 +326,9 @@ def calibrate_cut(similarity: np.ndarray, positive: np.ndarray) -> float:
     order = np.argsort(-s, kind="stable")
     s, p = s[order], p[order]
     last = np.r_[s[1:] != s[:-1], True]  # a cut keeps all ties
-    recall = np.cumsum(p) / p.sum()
+    centre = float(np.median(s[p]))
+    spread = 1.4826 * float(np.median(np.abs(s[p] - centre))) or float(s[p].std(ddof=1))
+    recall = stats.norm.sf(s, loc=centre, scale=spread) if spread > 0 else np.cumsum(p) / p.sum()
     kept = np.arange(1, len(s) + 1) / len(s)
     criterion = np.where(last, recall**2 / kept, -np.inf)
     return float(s[int(np.argmax(criterion))])
@@ -325,7 +337,10 @@ def calibrate_cut(similarity: np.ndarray, positive: np.ndarray) -> float:
 # --------------------------------------------------------------------------- tracking
 
 
-def _resolve_examples(theme: Theme, corpus: pd.DataFrame) -> np.ndarray:
+def resolve_examples(theme: Theme, corpus: pd.DataFrame) -> np.ndarray:
+    """Which corpus rows are ``theme``'s examples (by ``doc_id``, else by exact title, case
+    and spacing ignored); an example that matches nothing, or a title that matches several
+    papers, raises :class:`ValueError`."""
     found = np.zeros(len(corpus), dtype=bool)
     if not theme.examples:
         return found
@@ -434,7 +449,7 @@ def track(
 
     frames, rows = [], []
     for theme in themes:
-        example = _resolve_examples(theme, corpus)
+        example = resolve_examples(theme, corpus)
         acronyms = _acronyms(meanings, theme.all_phrases)
         names = _phrase_hits(texts, normed, theme.all_phrases, acronyms, definitions)
         positive = names | example
