@@ -335,3 +335,48 @@ def test_check_set_precision_and_recall():
     base_recall = (baseline & truth).sum() / truth.sum()
     assert precision >= 0.8 and recall >= 0.8, (precision, recall)
     assert recall > base_recall  # similarity finds papers the phrase misses
+
+
+# --------------------------------------------------------------------------- sentences and the pipeline
+
+
+def test_narrate_themes_states_the_numbers(marked):
+    from topics.narrate import narrate_themes
+
+    corpus, embeddings = marked
+    corpus = corpus.copy()
+    corpus.loc[0, "abstract"] = "graph rewiring. " + corpus.loc[0, "abstract"]
+    result = track(corpus, embeddings, ["optimal transport", "graph rewiring"])
+    sentences = narrate_themes(result.summary)
+    assert len(sentences) == 4
+    row = result.summary.iloc[0]
+    assert sentences[0].startswith("Optimal transport went from ")
+    assert f"{100 * row['share_2024']:.1f} % to {100 * row['share_2025']:.1f} %" in sentences[0]
+    assert f"q = {row['q_value']:.2g}" in sentences[0] and sentences[0].endswith("no clear change.")
+    assert f"Of its {row['n_members']} papers" in sentences[1] and f"{row['n_similarity']} more" in sentences[1]
+    assert "too few to calibrate" in sentences[3]
+
+
+def test_analyze_tracks_themes_and_writes_tables(sample_corpus, tmp_path):
+    analysis = topics.analyze(sample_corpus, embedder="lsa", cache=False, themes=["self-supervised learning"])
+    assert analysis.themes.summary["theme"].tolist() == ["self-supervised learning"]
+    assert "themes" in analysis.timings
+    paths = topics.write_tables(analysis, tmp_path)
+    assert set(paths) >= {"themes", "theme_papers"}
+    assert pd.read_csv(paths["themes"])["n_members"].iloc[0] == analysis.themes.summary["n_members"].iloc[0]
+    plain = topics.analyze(sample_corpus, embedder="lsa", cache=False)
+    assert plain.themes is None and "themes" not in topics.write_tables(plain, tmp_path / "plain")
+
+
+def test_bad_example_fails_before_the_embedding(sample_corpus):
+    class Refuses:
+        name = "refuses"
+
+        def fingerprint(self):
+            return None
+
+        def encode(self, texts, *, show_progress=False):
+            raise AssertionError("embedded before checking the themes")
+
+    with pytest.raises(ValueError, match="example 'nope'"):
+        topics.analyze(sample_corpus, embedder=Refuses(), cache=False, themes=[Theme("x", examples=("nope",))])
