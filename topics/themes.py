@@ -36,7 +36,9 @@ Measured on a labelled check set (``tests/data/theme_check.csv``: 5 themes x 40 
 papers labelled by reading them; ``benchmarks/themes_check.py``), the rule reaches
 precision 0.83 and recall 0.87 against 0.89 and 0.75 for papers containing the phrase.
 
-Statistics per theme (:func:`topics.trends` helpers): members and share of each year's
+The steps of the rule are plain functions in :mod:`topics.membership`.
+
+Statistics per theme (:mod:`topics.trends` helpers): members and share of each year's
 papers with Wilson intervals; the difference between two years with Newcombe's hybrid
 score interval; Fisher's exact p; Benjamini-Hochberg q over the themes; a direction.
 Shares are of *all* papers of a year: themes do not depend on the topic model, so
@@ -47,8 +49,7 @@ from __future__ import annotations
 
 import logging
 import os
-import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -57,6 +58,16 @@ import pandas as pd
 from scipy import stats
 
 from topics.acronyms import find_definitions
+from topics.membership import (
+    MIN_POSITIVES,
+    acronym_meanings,
+    acronyms_for,
+    calibrate_cut,
+    normalize,
+    phrase_matches,
+    theme_acronyms,
+    theme_similarity,
+)
 from topics.text import normalize_whitespace
 from topics.trends import benjamini_hochberg, newcombe_diff_ci, pick_years, wilson_interval
 
@@ -64,8 +75,8 @@ __all__ = [
     "MIN_POSITIVES",
     "Theme",
     "ThemeTracking",
-    "calibrate_cut",
     "as_themes",
+    "calibrate_cut",
     "phrase_matches",
     "read_themes",
     "resolve_examples",
@@ -75,9 +86,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-#: Fewest positives (papers naming the theme, plus examples) from which a cut is calibrated.
-MIN_POSITIVES = 3
 
 
 @dataclass(frozen=True)
@@ -201,139 +209,6 @@ def read_themes(path: str | os.PathLike[str]) -> tuple[Theme, ...]:
     return as_themes(themes)
 
 
-# --------------------------------------------------------------------------- phrases
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[^0-9a-z]+", " ", text.lower())).strip()
-
-
-def _phrase_pattern(phrase: str) -> re.Pattern[str]:
-    words = []
-    for w in _norm(phrase).split():
-        base = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-        words.append(re.escape(base) + r"(?:s|es)?")
-    if not words:
-        raise ValueError(f"phrase {phrase!r} has no letters or digits")
-    return re.compile(r"\b" + " ".join(words) + r"\b")
-
-
-def _singular(short: str) -> str:
-    return short[:-1] if len(short) > 2 and short.endswith("s") and short[:-1].isupper() else short
-
-
-def theme_acronyms(definitions: Sequence[Sequence[tuple[str, str]]], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:
-    """Short forms the corpus defines as one of ``phrases``.
-
-    ``definitions`` holds, per paper, :func:`topics.acronyms.find_definitions` of its
-    text. A short form (plural "s" folded: "DMs" is "DM") qualifies when at least
-    ``min_papers`` papers define it with a long form containing one of ``phrases`` and
-    those are more than half of the papers that define it.
-    """
-    return _acronyms(_meanings(definitions), phrases, min_papers=min_papers)
-
-
-def _meanings(definitions) -> dict[str, Counter]:
-    meanings: dict[str, Counter] = defaultdict(Counter)
-    for defs in definitions:
-        for short, long in defs:
-            meanings[_singular(short)][_norm(long)] += 1
-    return meanings
-
-
-def _acronyms(meanings: dict[str, Counter], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:
-    patterns = [_phrase_pattern(p) for p in phrases]
-    out = []
-    for short, longs in meanings.items():
-        ours = sum(n for long, n in longs.items() if any(p.search(long) for p in patterns))
-        if ours >= min_papers and ours > sum(longs.values()) - ours:
-            out.append(short)
-    return sorted(out)
-
-
-def phrase_matches(
-    texts: Sequence[str], phrases: Sequence[str], *, acronyms: Sequence[str] = (),
-    definitions: Sequence[Sequence[tuple[str, str]]] | None = None,
-) -> np.ndarray:
-    """Which texts name a theme: a boolean array, one entry per text.
-
-    A text matches if it contains one of ``phrases`` (case, hyphens, punctuation and a
-    final plural ignored) or one of ``acronyms`` as a whole word (case kept, plural "s"
-    allowed), unless ``definitions`` shows that the text defines that acronym as
-    something that contains none of ``phrases``.
-    """
-    return _phrase_hits(texts, [_norm(t) for t in texts], phrases, acronyms, definitions)
-
-
-def _phrase_hits(texts, normed, phrases, acronyms, definitions) -> np.ndarray:
-    patterns = [_phrase_pattern(p) for p in phrases]
-    anyone = re.compile("|".join(f"(?:{p.pattern})" for p in patterns))
-    hit = np.array([anyone.search(t) is not None for t in normed], dtype=bool)
-    if not acronyms:
-        return hit
-    rx = re.compile(r"(?<![0-9A-Za-z])(" + "|".join(map(re.escape, acronyms)) + r")s?(?![0-9A-Za-z])")
-    for i, text in enumerate(texts):
-        if hit[i] or not any(a in text for a in acronyms):
-            continue
-        for found in {m.group(1) for m in rx.finditer(text)}:
-            own = [_norm(long) for s, long in (definitions[i] if definitions is not None else ()) if _singular(s) == found]
-            if not own or any(p.search(long) for long in own for p in patterns):
-                hit[i] = True  # used without a definition, or defined as the theme
-                break
-    return hit
-
-
-# --------------------------------------------------------------------------- similarity and cut
-
-
-def _similarities(embeddings: np.ndarray, positive: np.ndarray, queries: np.ndarray | None) -> np.ndarray:
-    """Cosine of each row to the mean of the positives (and queries); positives leave themselves out."""
-    total = embeddings[positive].sum(axis=0)
-    if queries is not None and len(queries):
-        total = total + queries.sum(axis=0)
-    norm = np.linalg.norm(total)
-    sims = embeddings @ total / norm if norm > 0 else np.zeros(len(embeddings))
-    rest = total[None, :] - embeddings[positive]
-    rest_norm = np.linalg.norm(rest, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        own = np.einsum("ij,ij->i", embeddings[positive], rest) / rest_norm
-    sims = sims.astype(float)
-    sims[positive] = np.where(rest_norm > 1e-9, own, np.nan)
-    return sims
-
-
-def calibrate_cut(similarity: np.ndarray, positive: np.ndarray) -> float:
-    """The similarity cut ``t`` that maximises Lee & Liu's ``r(t)^2 / P(s >= t)``.
-
-    ``P(s >= t)`` is the share of all entries at or above ``t``. ``r(t)``, the share of
-    the theme's members at or above ``t``, is estimated from the ``positive`` entries as
-    the upper tail of a normal distribution with their median and their scaled median
-    absolute deviation (``1.4826 * MAD``, the robust estimate of a standard deviation,
-    so that a few positives that only mention the theme in passing do not widen it).
-    The empirical share of positives would do with many positives, but it is a step
-    function that cannot tell a paper just below the lowest positive from one far
-    below, so with few positives it always cuts at the lowest one. Candidate cuts are the observed
-    similarities (ties are never split). NaN similarities (a lone positive with nothing
-    to compare with) are ignored. Returns NaN with fewer than :data:`MIN_POSITIVES`
-    positives.
-    """
-    similarity = np.asarray(similarity, dtype=float)
-    positive = np.asarray(positive, dtype=bool)
-    ok = ~np.isnan(similarity)
-    s, p = similarity[ok], positive[ok]
-    if p.sum() < MIN_POSITIVES:
-        return float("nan")
-    order = np.argsort(-s, kind="stable")
-    s, p = s[order], p[order]
-    last = np.r_[s[1:] != s[:-1], True]  # a cut keeps all ties
-    centre = float(np.median(s[p]))
-    spread = 1.4826 * float(np.median(np.abs(s[p] - centre))) or float(s[p].std(ddof=1))
-    recall = stats.norm.sf(s, loc=centre, scale=spread) if spread > 0 else np.cumsum(p) / p.sum()
-    kept = np.arange(1, len(s) + 1) / len(s)
-    criterion = np.where(last, recall**2 / kept, -np.inf)
-    return float(s[int(np.argmax(criterion))])
-
-
 # --------------------------------------------------------------------------- tracking
 
 
@@ -373,7 +248,7 @@ def as_themes(themes: Sequence[Theme | str] | Theme | str) -> tuple[Theme, ...]:
     out = tuple(t if isinstance(t, Theme) else Theme(t) for t in themes)
     if not out:
         raise ValueError("no themes given")
-    seen = Counter(_norm(t.name) for t in out)
+    seen = Counter(normalize(t.name) for t in out)
     twice = [name for name, n in seen.items() if n > 1]
     if twice:
         raise ValueError(f"theme {twice[0]!r} is given more than once")
@@ -443,17 +318,17 @@ def track(
         embedder = get_embedder(embedder)
     titles = corpus["title"].fillna("").astype(str)
     texts = (titles + ". " + corpus["abstract"].astype(str)).tolist()
-    normed = [_norm(t) for t in texts]
+    normed = [normalize(t) for t in texts]
     definitions = [find_definitions(t) for t in texts]
-    meanings = _meanings(definitions)
+    meanings = acronym_meanings(definitions)
 
     frames, rows = [], []
     for theme in themes:
         example = resolve_examples(theme, corpus)
-        acronyms = _acronyms(meanings, theme.all_phrases)
-        names = _phrase_hits(texts, normed, theme.all_phrases, acronyms, definitions)
+        acronyms = acronyms_for(meanings, theme.all_phrases)
+        names = phrase_matches(texts, theme.all_phrases, acronyms=acronyms, definitions=definitions, normalized=normed)
         positive = names | example
-        sims = _similarities(embeddings, positive, _query_vectors(theme, embedder))
+        sims = theme_similarity(embeddings, positive, _query_vectors(theme, embedder))
         cut = calibrate_cut(sims, positive)
         if np.isnan(cut):
             logger.warning(
