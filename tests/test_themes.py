@@ -13,7 +13,7 @@ from scipy import stats
 
 import topics
 from tests.conftest import make_theme_corpus
-from topics.acronyms import find_definitions, long_form_for
+from topics.acronyms import document_definitions
 from topics.themes import (
     MIN_POSITIVES,
     Theme,
@@ -29,17 +29,24 @@ from topics.themes import (
 # --------------------------------------------------------------------------- acronyms
 
 
-def test_schwartz_hearst_definitions():
-    text = ("We study optimal transport (OT) for deep long-tailed recognition (DLTR), see (i) and (e.g. below); "
-            "a foo bar (XYZ) is no definition, nor is (Table 2).")
-    assert find_definitions(text) == [("OT", "optimal transport"), ("DLTR", "deep long-tailed recognition")]
+def test_document_definitions_keep_every_pair_of_one_paper():
+    text = ("We study optimal transport (OT) for deep long-tailed recognition (DLTR) and "
+            "self-supervised learning (SSL); see (i) and (e.g. below), and (Table 2).")
+    assert document_definitions(text) == [
+        ("OT", "optimal transport"), ("DLTR", "deep long-tailed recognition"), ("SSL", "self-supervised learning"),
+    ]
+    assert document_definitions("No parentheses here.") == []
 
 
-def test_long_form_starts_at_a_word_and_is_shortest():
-    # the first letter must start a word: "transport" holds an 'o' but "optimal" starts with one
-    assert long_form_for("OT", "a new optimal transport") == "optimal transport"
-    assert long_form_for("FL", "privacy in federated learning") == "federated learning"
-    assert long_form_for("ZQ", "federated learning") is None
+def test_acronym_search_leaves_the_root_logger_alone():
+    import subprocess
+    import sys
+
+    code = ("import logging; from topics.acronyms import document_definitions; "
+            "document_definitions('optimal transport (OT) here'); r = logging.getLogger(); "
+            "print(len(r.handlers), r.level)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", str(logging.WARNING)]  # the package's import-time basicConfig is undone
 
 
 def test_acronym_needs_two_papers_and_a_majority():
@@ -62,7 +69,7 @@ def test_phrase_matching_ignores_case_hyphens_and_plurals():
 
 def test_acronym_use_counts_unless_the_paper_defines_it_otherwise():
     texts = ["Our OT-based method", "OTTER is a robot", "We use SSL features", "semi-supervised learning (SSL) works"]
-    defs = [find_definitions(t) for t in texts]
+    defs = [document_definitions(t) for t in texts]
     hits = phrase_matches(texts, ["optimal transport"], acronyms=["OT"], definitions=defs)
     assert hits.tolist() == [True, False, False, False]
     hits = phrase_matches(texts, ["self-supervised learning"], acronyms=["SSL"], definitions=defs)

@@ -1,91 +1,169 @@
-"""Acronym definitions found in the text itself (Schwartz & Hearst, 2003).
+"""Acronyms and their definitions, found in the corpus itself.
 
-Schwartz, A. S. and Hearst, M. A. (2003). "A simple algorithm for identifying
-abbreviation definitions in biomedical text." Pacific Symposium on Biocomputing 8,
-451-462. A definition is a *long form* followed by a *short form* in parentheses,
-"optimal transport (OT)": the short form has 2-10 characters, at most two words, starts
-with a letter or digit; the long form is found by matching the short form's letters and
-digits right to left against the words before the parenthesis, the first one at the
-start of a word, using at most ``min(len(short) + 5, 2 * len(short))`` words.
+Abstracts define the acronyms of their field: "self-supervised learning (SSL)",
+"optimal transport (OT)", "mixture of experts (MoE)". :func:`find_acronyms` runs the
+Schwartz & Hearst (2003) algorithm ("A simple algorithm for identifying abbreviation
+definitions in biomedical text", the ``abbreviations`` package) over the documents and
+keeps, per acronym, the definition the corpus uses most. :func:`expand_acronyms` writes
+each acronym out in full, so that topic terms and names read "self-supervised learning"
+where the abstracts write "SSL" -- and an acronym stays bare only where the corpus never
+defines it.
 
-This module adds one condition to the paper's: the short form must contain a capital
-letter, so that enumerations ("(i)", "(e.g. ...)") and lower-case asides are never taken
-for acronyms. The PyPI package ``abbreviations`` implements the same algorithm, but
-configures the root logger when imported and drops every definition on a line with an
-unbalanced parenthesis; on the 4,364 ICLR abstracts this implementation and that package
-agree on 4,702 of 5,253 short forms found by either, most of the rest being definitions
-the package drops.
+Schwartz-Hearst stops at the shortest definition whose words start the acronym's
+letters, so "self-supervised learning (SSL)" gives "supervised learning"; a definition
+preceded by a hyphenated prefix ("self-") is extended to take it back.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
 
-__all__ = ["find_definitions", "long_form_for"]
+__all__ = ["document_definitions", "expand_acronyms", "find_acronyms"]
 
-_PAREN = re.compile(r"\(([^()]*)\)")
-_CLAUSE_END = re.compile(r"[.!?:;]\s|[()]")
+logger = logging.getLogger(__name__)
 
-
-def _short_form_ok(short: str) -> bool:
-    return (
-        2 <= len(short) <= 10
-        and len(short.split()) <= 2
-        and short[0].isalnum()
-        and any(c.isalpha() for c in short)
-        and any(c.isupper() for c in short)
-    )
+#: An acronym: 2 to 10 characters, starting with a letter, at least two capitals
+#: ("SSL", "MoE", "NeRF", "GPT-4" is left alone), optionally a plural "s".
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{1,9}$")
 
 
-def long_form_for(short: str, candidate: str) -> str | None:
-    """The shortest tail of ``candidate`` that ``short`` abbreviates, or ``None``.
+def _schwartz_hearst():
+    """The ``abbreviations`` package's module, imported without its side effect.
 
-    Schwartz & Hearst's ``findBestLongForm``: every letter and digit of ``short`` must
-    occur in ``candidate`` in order, matched from the right; the first one must start a
-    word.
-
-    Examples
-    --------
-    >>> long_form_for("OT", "we use optimal transport")
-    'optimal transport'
-    >>> long_form_for("LTR", "deep long-tailed recognition") is not None
-    True
+    Importing it calls ``logging.basicConfig(level=INFO)``, which would give the root
+    logger a handler and make every library's INFO messages print in the user's
+    session; whatever that import added to the root logger is taken back.
     """
-    s, i = len(short) - 1, len(candidate) - 1
-    while s >= 0:
-        c = short[s].lower()
-        if not c.isalnum():
-            s -= 1
-            continue
-        while i >= 0 and (candidate[i].lower() != c or (s == 0 and i > 0 and candidate[i - 1].isalnum())):
-            i -= 1
-        if i < 0:
-            return None
-        i -= 1
-        s -= 1
-    start = candidate.rfind(" ", 0, i + 1) + 1
-    return candidate[start:]
+    import sys
+
+    if "abbreviations.schwartz_hearst" in sys.modules:
+        return sys.modules["abbreviations.schwartz_hearst"]
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    from abbreviations import schwartz_hearst
+
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
+    return schwartz_hearst
 
 
-def find_definitions(text: str) -> list[tuple[str, str]]:
-    """Every ``(short_form, long_form)`` defined in ``text``, in order of appearance.
+def _clean_definition(definition: str) -> str:
+    return re.sub(r"\s+", " ", definition.replace("\u2010", "-")).strip(" -").lower()
 
-    Examples
-    --------
-    >>> find_definitions("We study optimal transport (OT) and federated learning (FL; see below).")
-    [('OT', 'optimal transport'), ('FL', 'federated learning')]
+
+def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]:
+    """The corpus's acronyms and the definition it uses most for each.
+
+    Parameters
+    ----------
+    texts
+        Documents (abstracts); each is searched on its own.
+    min_count
+        Keep an acronym only where its chosen definition occurs at least this often.
+
+    Returns
+    -------
+    dict
+        ``{acronym as written: definition in lower case}``, e.g. ``{"SSL":
+        "self-supervised learning"}``. Acronyms without two capital letters (which are
+        often ordinary words) and definitions of a single word are left out.
     """
-    found = []
-    for match in _PAREN.finditer(text):
-        short = re.split(r"[;,]", match.group(1))[0].strip()
-        if not _short_form_ok(short):
+    schwartz_hearst = _schwartz_hearst()
+
+    found: dict[str, Counter[str]] = {}
+    for text in texts:
+        text = str(text)
+        if "(" not in text:
             continue
-        before = _CLAUSE_END.split(text[: match.start()])[-1].split()
-        words = before[-min(len(short) + 5, 2 * len(short)) :]
-        if not words:
+        try:
+            pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
+        except Exception as exc:  # the package raises bare errors on odd input; one abstract must not stop the rest
+            logger.debug("acronym search failed on one document: %s", exc)
             continue
-        long = long_form_for(short, " ".join(words))
-        if long is None or len(long) <= len(short) or short in long.split():
+        for acronym, definition in pairs.items():
+            acronym = acronym.strip()
+            singular = acronym[:-1] if acronym.endswith("s") and len(acronym) > 2 else acronym
+            if not _ACRONYM.match(singular):
+                continue
+            definition = _with_hyphen_prefix(text, definition)
+            definition = _clean_definition(definition)
+            if len(definition.split()) < 2 and "-" not in definition:
+                continue
+            found.setdefault(acronym, Counter())[definition] += 1
+    out = {}
+    for acronym, counts in found.items():
+        definition, count = max(counts.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))
+        if count >= min_count:
+            out[acronym] = definition
+    return out
+
+
+def document_definitions(text: str) -> list[tuple[str, str]]:
+    """The acronyms one document defines, as ``(acronym as written, definition)`` pairs.
+
+    The same search and filters as :func:`find_acronyms` (Schwartz-Hearst, hyphenated
+    prefixes kept, at least two capitals, definitions of two or more words, in lower
+    case), for one text, without choosing among definitions: :mod:`topics.membership`
+    needs to know which papers define an acronym as what.
+    """
+    schwartz_hearst = _schwartz_hearst()
+    text = str(text)
+    if "(" not in text:
+        return []
+    try:
+        pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
+    except Exception as exc:  # the package raises bare errors on odd input
+        logger.debug("acronym search failed on one document: %s", exc)
+        return []
+    out = []
+    for acronym, definition in pairs.items():
+        acronym = acronym.strip()
+        singular = acronym[:-1] if acronym.endswith("s") and len(acronym) > 2 else acronym
+        if not _ACRONYM.match(singular):
             continue
-        found.append((short, long))
-    return found
+        definition = _clean_definition(_with_hyphen_prefix(text, definition))
+        if len(definition.split()) < 2 and "-" not in definition:
+            continue
+        out.append((acronym, definition))
+    return out
+
+
+def _with_hyphen_prefix(text: str, definition: str) -> str:
+    """"supervised learning" -> "self-supervised learning" where the text has the prefix."""
+    match = re.search(r"((?:[A-Za-z0-9]+-)+)" + re.escape(definition), text)
+    return match.group(1) + definition if match else definition
+
+
+#: A word that may be an acronym, whole (not part of a hyphenated compound).
+_WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{1,10}(?![\w-])")
+
+
+def expand_acronyms(text: str, acronyms: Mapping[str, str]) -> str:
+    """``text`` with each acronym of ``acronyms`` (and its plural) replaced by its definition.
+
+    Matching is case-sensitive and on whole words, so "OT" is expanded and "ot" is not.
+    A definition directly followed by its own acronym in brackets is written once.
+    """
+    if not acronyms:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(0)
+        definition = acronyms.get(word)
+        if definition is None and word.endswith("s") and word[:-1] in acronyms:
+            singular = acronyms[word[:-1]]
+            definition = singular if singular.endswith("s") else singular + "s"
+        if definition is None:
+            return word
+        before = match.string[: match.start()].rstrip()
+        after = match.string[match.end() :].lstrip()
+        if before.endswith("(") and after.startswith(")") and before[:-1].rstrip().lower().rstrip("s").endswith(definition.rstrip("s")):
+            return ""  # "optimal transport (OT)": the definition is already there
+        return definition
+
+    return _WORD.sub(replace, text)

@@ -3,7 +3,7 @@
 * :func:`phrase_matches` -- which papers name a theme (its phrases, case, hyphens and
   plurals ignored, or an acronym of them);
 * :func:`theme_acronyms` -- the acronyms a corpus defines for a theme (Schwartz & Hearst
-  detection, :mod:`topics.acronyms`; at least two papers, and most papers that define
+  detection, :func:`topics.acronyms.document_definitions`; at least two papers, and most papers that define
   the short form, must mean the theme);
 * :func:`theme_similarity` -- each paper's cosine to the mean of the theme's positives
   (Rocchio relevance feedback), positives leaving themselves out;
@@ -63,7 +63,7 @@ def _singular(short: str) -> str:
 def theme_acronyms(definitions: Sequence[Sequence[tuple[str, str]]], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:
     """Short forms the corpus defines as one of ``phrases``.
 
-    ``definitions`` holds, per paper, :func:`topics.acronyms.find_definitions` of its
+    ``definitions`` holds, per paper, :func:`topics.acronyms.document_definitions` of its
     text. A short form (plural "s" folded: "DMs" is "DM") qualifies when at least
     ``min_papers`` papers define it with a long form containing one of ``phrases`` and
     those are more than half of the papers that define it.

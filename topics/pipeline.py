@@ -20,7 +20,7 @@ import pandas as pd
 from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
-from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
 from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
 from topics.trends import compare_years, pick_years, prevalence
@@ -40,8 +40,9 @@ class Analysis:
     embeddings : (n_docs, dim) array, one row per corpus row
     model : the fitted :class:`topics.TopicModel`
     coords : (n_docs, 2) UMAP layout for the topic map
-    documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
-    prevalence, comparison : tables from :mod:`topics.trends`
+    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.tables`
+    prevalence, comparison : tables from :mod:`topics.trends`, per topic
+    area_comparison : :func:`topics.trends.compare_years` per area (areas group topics)
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
     themes : :func:`topics.themes.track` over the ``themes`` asked for (``None`` without)
     settings : embedding backend, seed, years, parameters -- what the methods section states
@@ -59,6 +60,8 @@ class Analysis:
     similarity: pd.DataFrame
     prevalence: pd.DataFrame
     comparison: pd.DataFrame
+    areas: pd.DataFrame = field(default_factory=pd.DataFrame)
+    area_comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     themes: ThemeTracking | None = None
     settings: dict = field(default_factory=dict)
@@ -146,8 +149,12 @@ def analyze(
     documents = document_table(model, corpus)
     comparison = compare_years(documents, year_a, year_b, include_outliers=include_outliers)
     prev = prevalence(documents[documents["year"].isin([comparison.attrs["year_a"], comparison.attrs["year_b"]])], include_outliers=include_outliers)
+    by_area = documents.assign(topic=documents["area"], topic_label=documents["area_label"])
+    area_comparison = compare_years(by_area, year_a, year_b, include_outliers=include_outliers)
     result_tables = {
-        "topics": topic_table(model),
+        "topics": topic_table(model, corpus),
+        "areas": area_table(model),
+        "area_comparison": area_comparison,
         "terms": term_table(model),
         "representatives": representative_documents(model, corpus, embeddings),
         "similarity": topic_similarity(model),
@@ -173,6 +180,10 @@ def analyze(
         "n_documents": len(corpus),
         "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
         "outlier_share": model.outlier_share_,
+        "core_outlier_share": model.core_outlier_share_,
+        "low_confidence_share": float(documents["low_confidence"].mean()),
+        "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
+        "seeds": [int(s) for s in model.seeds_],
         "reduce_outliers": model.reduce_outliers,
         "stability_seeds": [int(x) for x in stability_seeds],
         **{k: v for k, v in model.params_.items() if k != "random_state"},
@@ -194,14 +205,16 @@ def analyze(
 
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``,
-    ``stability.csv`` where the analysis refitted with other seeds, and ``themes.csv``
-    (one row per theme: :attr:`topics.themes.ThemeTracking.summary`) and
-    ``theme_papers.csv`` (one row per theme member: theme, doc_id, year, title,
-    similarity, source) where it tracked themes.
+    """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
+    topic) and ``area_comparison.csv`` (per area) into ``directory``, ``stability.csv``
+    where the analysis refitted with other seeds, and ``themes.csv`` (one row per theme:
+    :attr:`topics.themes.ThemeTracking.summary`) and ``theme_papers.csv`` (one row per
+    theme member: theme, doc_id, year, title, similarity, source) where it tracked themes.
 
     Returns the paths written, by table name.
     """
+    from topics.tables import TOPIC_COLUMNS
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     a, b = analysis.year_a, analysis.year_b
@@ -211,11 +224,15 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     ]
     tables = {
         "documents": analysis.documents[
-            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
+             "confidence", "low_confidence", "area", "area_label"]
         ],
-        "topics": analysis.topics[["topic", "label", "n_docs", "top_terms"]],
+        "topics": analysis.topics[TOPIC_COLUMNS],
         "comparison": analysis.comparison[comparison_cols],
     }
+    if len(analysis.areas):
+        tables["areas"] = analysis.areas
+        tables["area_comparison"] = analysis.area_comparison[comparison_cols].rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
     if analysis.themes is not None:

@@ -8,7 +8,7 @@ paper gets a similarity to each theme and a membership decided by this rule:
 1. **Phrase.** A paper *names* the theme if its title or abstract contains the theme's
    name or one of its phrases (case, hyphens and plurals ignored), or an acronym of one
    of them. Acronyms come from the corpus itself (Schwartz & Hearst 2003,
-   :mod:`topics.acronyms`): a short form counts when at least two papers define it with a
+   :func:`topics.acronyms.document_definitions`): a short form counts when at least two papers define it with a
    long form that contains a theme phrase ("optimal transport (OT)", "vertical federated
    learning (VFL)") and most papers that define it do so; a paper that defines it as
    something else does not name the theme through it.
@@ -57,7 +57,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from topics.acronyms import find_definitions
+from topics.acronyms import document_definitions
 from topics.membership import (
     MIN_POSITIVES,
     acronym_meanings,
@@ -319,7 +319,7 @@ def track(
     titles = corpus["title"].fillna("").astype(str)
     texts = (titles + ". " + corpus["abstract"].astype(str)).tolist()
     normed = [normalize(t) for t in texts]
-    definitions = [find_definitions(t) for t in texts]
+    definitions = [document_definitions(t) for t in texts]
     meanings = acronym_meanings(definitions)
 
     frames, rows = [], []
