@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 import topics
-from topics.text import clean_for_terms
+from topics.pipeline import embedding_texts
 from topics.themes import phrase_matches, track
 from topics.trends import wilson_interval
 
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     check = pd.read_csv(CHECK)
     corpus = topics.datasets.iclr_full()
     embedder = topics.get_embedder(args.backend)
-    embeddings = topics.embed_texts([clean_for_terms(t) for t in corpus["abstract"]], embedder, cache=True)
+    embeddings = topics.embed_texts(embedding_texts(corpus), embedder, cache=True)  # what analyze embeds
     for label, use in (("theme vector from papers only (precomputed embeddings)", None),
                        (f"theme vector from papers and the embedded name ({embedder.name})", embedder)):
         table = evaluate(corpus, embeddings, check, embedder=use)

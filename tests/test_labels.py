@@ -69,10 +69,24 @@ def test_a_modifier_most_papers_share_is_completed_by_its_noun():
 def test_a_phrase_common_everywhere_does_not_name_a_topic():
     from topics.labels import name_topics
 
-    terms = {0: [("neural networks", 1.0), ("graph", 0.9), ("molecules", 0.8)]}
-    # "neural networks": in 6 of the topic's 10 papers but in 60 of the corpus's 100 (lift 1)
-    counts = {0: {"neural networks": 6, "graph": 8, "molecules": 7}}
-    corpus = {"neural networks": 60, "graph": 10, "molecules": 9}
+    terms = {0: [("graph kernels", 1.0), ("graph", 0.9), ("molecules", 0.8)]}
+    # "graph kernels": in 6 of the topic's 10 papers but in 60 of the corpus's 100 (lift 1)
+    counts = {0: {"graph kernels": 6, "graph": 8, "molecules": 7}}
+    corpus = {"graph kernels": 60, "graph": 10, "molecules": 9}
     name = name_topics(terms, {0: 10}, counts, corpus, n_docs=100)[0]
     assert name == "graph, molecules"  # no distinctive phrase: the best two words
-    assert name_topics(terms, {0: 10}, counts, {**corpus, "neural networks": 8}, n_docs=100)[0] == "neural networks"
+    distinctive = {**corpus, "graph kernels": 8}
+    assert name_topics(terms, {0: 10}, counts, distinctive, n_docs=100)[0] == "graph kernels"
+    # a phrase every area uses never names a topic, however distinctive it looks here
+    generic = {0: [("neural networks", 1.0), ("graph", 0.9), ("molecules", 0.8)]}
+    counts = {0: {"neural networks": 6, "graph": 8, "molecules": 7}}
+    assert name_topics(generic, {0: 10}, counts, {**distinctive, "neural networks": 8}, n_docs=100)[0] == "graph, molecules"
+
+
+def test_names_that_share_words_but_not_a_phrase_can_coexist():
+    from topics.labels import name_topics
+
+    terms = {0: [("vision-language models", 1.0)], 1: [("language models", 1.0), ("reasoning", 0.5)], 2: [("language model", 1.0), ("safety", 0.9)]}
+    names = name_topics(terms, {0: 30, 1: 20, 2: 10})
+    assert names[0] == "vision-language models" and names[1] == "language models"
+    assert names[2] == "safety"  # "language model" reads as topic 1's name

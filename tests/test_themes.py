@@ -324,13 +324,13 @@ def test_check_set_precision_and_recall():
     """The labelled check set: precision and recall >= 0.8 over all 200 papers (MiniLM, names only)."""
     from pathlib import Path
 
-    from topics.text import clean_for_terms
+    from topics.pipeline import embedding_texts
 
     check = pd.read_csv(Path(__file__).parent / "data" / "theme_check.csv")
     assert len(check) == 200 and check.groupby("theme").size().eq(40).all()
     corpus = topics.datasets.iclr_full()
     embedder = topics.get_embedder("minilm")
-    embeddings = topics.embed_texts([clean_for_terms(t) for t in corpus["abstract"]], embedder, cache=True)
+    embeddings = topics.embed_texts(embedding_texts(corpus), embedder, cache=True)  # what analyze embeds
     papers = track(corpus, embeddings, list(dict.fromkeys(check["theme"])), embedder=embedder).papers
     member = papers.set_index(["theme", "doc_id"])["member"]
     predicted = np.array([member[(t, d)] for t, d in zip(check["theme"], check["id"])])

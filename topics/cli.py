@@ -103,7 +103,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from topics.embed import embed_texts, get_embedder
     from topics.evaluate import describe_evaluation, evaluate_model, evaluate_plain_bertopic
     from topics.model import TopicModel
-    from topics.text import clean_for_terms
+    from topics.pipeline import embedding_texts
 
     if args.refits < 0:
         raise ValueError(f"--refits must be 0 or more, got {args.refits}")
@@ -114,7 +114,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise ValueError(f"no column {args.labels_column!r} in {described}; columns are {', '.join(map(str, corpus.columns))}")
     embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-    embeddings = embed_texts([clean_for_terms(t) for t in corpus["abstract"]], embedder, cache=cache, show_progress=not args.quiet)
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
     seeds = list(range(args.seed + 1, args.seed + 1 + args.refits))
     options = {"random_state": args.seed} | ({"n_runs": args.runs} if args.runs else {})
     model = TopicModel(**options).fit(corpus, embeddings)

@@ -25,7 +25,7 @@ from topics.text import clean_for_terms
 from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
 from topics.trends import compare_years, pick_years, prevalence
 
-__all__ = ["Analysis", "analyze", "write_tables"]
+__all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +74,20 @@ class Analysis:
     @property
     def year_b(self) -> int:
         return int(self.comparison.attrs["year_b"])
+
+
+def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
+    """What is embedded for each paper: ``"<title>. <abstract>"`` where the paper has a
+    title (and ``titles``), else the abstract; LaTeX and URLs removed
+    (:func:`topics.text.clean_for_terms`)."""
+    abstracts = [clean_for_terms(str(t)) for t in corpus["abstract"]]
+    if not titles or "title" not in corpus:
+        return abstracts
+    out = []
+    for title, abstract in zip(corpus["title"].fillna("").astype(str), abstracts):
+        title = clean_for_terms(title).strip().rstrip(".")
+        out.append(f"{title}. {abstract}" if title else abstract)
+    return out
 
 
 def analyze(
@@ -128,8 +142,7 @@ def analyze(
 
     start = time.perf_counter()
     if embeddings is None:
-        texts = [clean_for_terms(t) for t in corpus["abstract"]]
-        embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
+        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start
