@@ -81,6 +81,44 @@ for sentence in topics.narrate(analysis.comparison):
     print("-", sentence)
 
 # %% [markdown]
+# ## Your own question: how did three research areas fare?
+# Topics answer "is optimal transport growing?" only when the clusterer happens to
+# isolate that area. `topics.themes.track` answers it directly: a paper belongs to a
+# theme if its title or abstract names it (or an acronym the papers define for it, such
+# as OT or SSL), or if its abstract is as similar to those papers as a cut calibrated on
+# them requires. Shares are of *all* papers of each year, so outliers play no part, and
+# a paper may belong to several themes.
+#
+# **What to look at:** `n_phrase` against `n_similarity` (how many papers never use the
+# phrase), and whether a theme's interval crosses zero.
+
+# %%
+THEMES = ["optimal transport", "self-supervised learning", "diffusion models"]
+tracking = topics.themes.track(corpus, analysis.embeddings, THEMES, embedder=BACKEND)
+tracking.summary[["theme", "n_2024", "n_2025", "share_2024", "share_2025", "diff_pp", "ci_low_pp", "ci_high_pp",
+                  "q_value", "direction", "n_phrase", "n_similarity"]].round(3)
+
+# %% [markdown]
+# **Each theme's share per year**, with 95 % Wilson intervals as whiskers:
+
+# %%
+topics.plots.theme_shares(tracking.prevalence)
+
+# %% [markdown]
+# **The answer in words**, generated from the table by `topics.narrate_themes`:
+
+# %%
+for sentence in topics.narrate_themes(tracking.summary):
+    print("-", sentence)
+
+# %% [markdown]
+# **Check the membership by reading**: the papers most similar to each theme, per year,
+# and whether they name it ("phrase") or were found by similarity alone.
+
+# %%
+tracking.top_papers.groupby("theme").head(4)
+
+# %% [markdown]
 # ## Do the topics and changes hold with another seed?
 # The topics are already a consensus of ten UMAP + HDBSCAN runs. To see how much they
 # still depend on chance, `topics.stability.seed_stability` refits the consensus with

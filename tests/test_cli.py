@@ -205,3 +205,43 @@ def test_grouping_errors_exit_2(five_years, capsys, args, message):
 def test_one_venue_cannot_be_compared(capsys):
     assert main(["report", "--backend", "lsa", "-q", "--by", "venue"]) == 2
     assert "column 'venue' has 1 value (ICLR); need at least two groups" in capsys.readouterr().err
+
+
+def test_themes_on_bundled_files(tmp_path, capsys):
+    (tmp_path / "themes.toml").write_text('[[themes]]\nname = "diffusion models"\nphrases = ["denoising"]\n', encoding="utf-8")
+    args = ["report", "--backend", "lsa", "-q", "--theme", "self-supervised learning", "--theme", "optimal transport",
+            "--themes", str(tmp_path / "themes.toml"), "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
+    assert main(args) == 0
+    themes = pd.read_csv(tmp_path / "t" / "themes.csv")
+    assert themes["theme"].tolist() == ["diffusion models", "self-supervised learning", "optimal transport"]
+    assert themes.columns.tolist()[:11] == ["theme", "n_2024", "n_2025", "share_2024", "share_2025", "diff_pp",
+                                            "ci_low_pp", "ci_high_pp", "p_value", "q_value", "direction"]
+    assert (themes["n_2024"] + themes["n_2025"] == themes["n_members"]).all()
+    assert themes.loc[0, "phrases"] == "denoising"
+    members = pd.read_csv(tmp_path / "t" / "theme_papers.csv")
+    assert members.groupby("theme", sort=False).size().reindex(themes["theme"], fill_value=0).tolist() == themes["n_members"].tolist()
+    assert set(members["source"]) <= {"phrase", "example", "similarity"}
+    printed = capsys.readouterr().out
+    assert "Self-supervised learning" in printed and "wrote " + str(tmp_path / "t" / "themes.csv") in printed
+    assert 'id="themes"' in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "files, args, message",
+    [
+        ({}, ["--theme", " "], "--theme needs a non-empty name"),
+        ({"t.toml": "[[themes]\nname = 1"}, ["--themes", "t.toml"], "t.toml: not valid TOML"),
+        ({"t.yaml": "themes: [a, b\n  - c: :"}, ["--themes", "t.yaml"], "t.yaml: not valid YAML"),
+        ({"t.toml": '[[themes]]\nname = "x"\nexamples = ["no-such-id"]\n'}, ["--themes", "t.toml"],
+         "example 'no-such-id' is neither a paper id nor a title"),
+        ({}, ["--themes", "missing.toml"], "missing.toml"),
+        ({}, ["--theme", "optimal transport", "--theme", "Optimal Transport"], "given more than once"),
+    ],
+)
+def test_bad_themes_exit_2_with_one_line(tmp_path, monkeypatch, capsys, files, args, message):
+    monkeypatch.chdir(tmp_path)
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1

@@ -118,3 +118,23 @@ def test_similarity_and_hierarchy():
     dend = plots.topic_hierarchy(table).to_dict()
     assert len(dend["data"]) == 2  # two merges for three topics
     assert set(dend["layout"]["yaxis"]["ticktext"]) == {"0: t0", "1: t1", "2: t2"}
+
+
+def test_theme_shares_draws_shares_and_intervals():
+    prev = pd.DataFrame({
+        "theme": ["optimal transport", "optimal transport", "<b>x</b>", "<b>x</b>"],
+        "year": [2024, 2025, 2024, 2025], "n_docs": [5, 10, 1, 0], "year_total": [100, 200, 100, 200],
+        "share": [0.05, 0.05, 0.01, 0.0], "ci_low": [0.02, 0.03, 0.0, 0.0], "ci_high": [0.11, 0.09, 0.05, 0.02],
+    })
+    d = plots.theme_shares(prev).to_dict()
+    assert [t["name"] for t in d["data"]] == ["optimal transport", "&lt;b&gt;x&lt;/b&gt;"]
+    first = d["data"][0]
+    assert values(first["y"]) == pytest.approx([5.0, 5.0])
+    assert values(first["error_y"]["array"]) == pytest.approx([6.0, 4.0])  # 11 - 5, 9 - 5 points
+    assert values(first["error_y"]["arrayminus"]) == pytest.approx([3.0, 2.0])
+    # themes are nudged apart along the year axis, and the ticks still name the years
+    assert values(first["x"])[0] < 2024 < values(d["data"][1]["x"])[0]
+    assert d["layout"]["xaxis"]["ticktext"] == ["2024", "2025"]
+    assert "5 of 100 papers" in first["hovertext"][0]
+    with pytest.raises(ValueError, match="lacks column"):
+        plots.theme_shares(prev.drop(columns="ci_low"))

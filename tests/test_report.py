@@ -169,3 +169,32 @@ def test_narrate_groups_by_hand():
                        "(log-odds z = 3.1; p = 0.004, q = 0.09).")
     assert text[2].startswith("Not clear after the correction: vision is less common in Oral")
     assert text[-1].startswith("With 100 papers in the smallest group")
+
+
+@pytest.fixture(scope="module")
+def theme_analysis(sample_corpus):
+    corpus = sample_corpus.copy()
+    corpus.loc[0, "title"] = "<script>alert(1)</script>"
+    return topics.analyze(corpus, embedder="lsa", cache=False, themes=["self-supervised learning", "<i>graph</i>"])
+
+
+def test_your_themes_section(theme_analysis):
+    html = render_report(theme_analysis)
+    section = html.split('<section id="themes">')[1].split("</section>")[0]
+    assert 'href="#themes"' in html and 'id="chart-themes"' in section
+    assert 'id="chart-themes"' not in html.split('<div id="charts">')[1]  # drawn once, in its own section
+    summary = theme_analysis.themes.summary
+    assert section.count("<tr class=") == len(summary) == 2
+    assert section.count('class="card"') == 2
+    from topics.narrate import narrate_themes
+
+    for sentence in narrate_themes(summary):
+        assert str(escape(sentence)) in section
+    assert "&lt;i&gt;graph&lt;/i&gt;" in section and "<i>graph</i>" not in section
+    assert "<script>alert(1)</script>" not in html
+    assert "Topics its papers fall into" in section
+    assert "Lee &amp; Liu" in html or "Lee & Liu" in html  # the methods section states the rule
+
+
+def test_no_theme_section_without_themes(html):
+    assert 'id="themes"' not in html and 'href="#themes"' not in html

@@ -12,17 +12,17 @@ The data flow is files -> corpus -> embeddings -> topics -> tables -> figures ->
 
 Each step is also a public function of its module (``topics.corpus``, ``topics.embed``,
 ``topics.model``, ``topics.tables``, ``topics.trends``, ``topics.groups``, ``topics.bursts``,
-``topics.stability``, ``topics.plots``, ``topics.report``). Importing the package has no side effects and loads no model.
+``topics.stability``, ``topics.plots``, ``topics.report``, ``topics.themes``). Importing the package has no side effects and loads no model.
 """
 
 from importlib import metadata as _metadata
 
-from topics import bursts, datasets, evaluate, groups, plots, stability
+from topics import bursts, datasets, evaluate, groups, plots, stability, themes
 from topics.corpus import CorpusError, read_corpus
 from topics.embed import EmbeddingCache, EmbeddingError, embed_texts, get_embedder
 from topics.groups import compare_groups
 from topics.model import TopicModel, map_coordinates, size_rule
-from topics.narrate import narrate, narrate_areas
+from topics.narrate import narrate, narrate_areas, narrate_themes
 from topics.pipeline import Analysis, analyze, write_tables
 from topics.report import render_report, write_report
 from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
@@ -53,6 +53,7 @@ __all__ = [
     "map_coordinates",
     "narrate",
     "narrate_areas",
+    "narrate_themes",
     "plots",
     "prevalence",
     "read_corpus",
@@ -61,6 +62,7 @@ __all__ = [
     "size_rule",
     "stability",
     "term_table",
+    "themes",
     "topic_similarity",
     "topic_table",
     "write_report",

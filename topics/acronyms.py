@@ -21,13 +21,35 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-__all__ = ["expand_acronyms", "find_acronyms"]
+__all__ = ["document_definitions", "expand_acronyms", "find_acronyms"]
 
 logger = logging.getLogger(__name__)
 
 #: An acronym: 2 to 10 characters, starting with a letter, at least two capitals
 #: ("SSL", "MoE", "NeRF", "GPT-4" is left alone), optionally a plural "s".
 _ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{1,9}$")
+
+
+def _schwartz_hearst():
+    """The ``abbreviations`` package's module, imported without its side effect.
+
+    Importing it calls ``logging.basicConfig(level=INFO)``, which would give the root
+    logger a handler and make every library's INFO messages print in the user's
+    session; whatever that import added to the root logger is taken back.
+    """
+    import sys
+
+    if "abbreviations.schwartz_hearst" in sys.modules:
+        return sys.modules["abbreviations.schwartz_hearst"]
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    from abbreviations import schwartz_hearst
+
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
+    return schwartz_hearst
 
 
 def _clean_definition(definition: str) -> str:
@@ -51,7 +73,7 @@ def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]
         "self-supervised learning"}``. Acronyms without two capital letters (which are
         often ordinary words) and definitions of a single word are left out.
     """
-    from abbreviations import schwartz_hearst
+    schwartz_hearst = _schwartz_hearst()
 
     found: dict[str, Counter[str]] = {}
     for text in texts:
@@ -78,6 +100,36 @@ def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]
         definition, count = max(counts.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))
         if count >= min_count:
             out[acronym] = definition
+    return out
+
+
+def document_definitions(text: str) -> list[tuple[str, str]]:
+    """The acronyms one document defines, as ``(acronym as written, definition)`` pairs.
+
+    The same search and filters as :func:`find_acronyms` (Schwartz-Hearst, hyphenated
+    prefixes kept, at least two capitals, definitions of two or more words, in lower
+    case), for one text, without choosing among definitions: :mod:`topics.membership`
+    needs to know which papers define an acronym as what.
+    """
+    schwartz_hearst = _schwartz_hearst()
+    text = str(text)
+    if "(" not in text:
+        return []
+    try:
+        pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
+    except Exception as exc:  # the package raises bare errors on odd input
+        logger.debug("acronym search failed on one document: %s", exc)
+        return []
+    out = []
+    for acronym, definition in pairs.items():
+        acronym = acronym.strip()
+        singular = acronym[:-1] if acronym.endswith("s") and len(acronym) > 2 else acronym
+        if not _ACRONYM.match(singular):
+            continue
+        definition = _clean_definition(_with_hyphen_prefix(text, definition))
+        if len(definition.split()) < 2 and "-" not in definition:
+            continue
+        out.append((acronym, definition))
     return out
 
 

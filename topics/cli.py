@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
                           "for trends, reports/<venue>-by-<column>.html for other groupings)")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
-                     help="also write documents.csv, topics.csv, comparison.csv, prevalence.csv here")
+                     help="also write documents.csv, topics.csv, comparison.csv, prevalence.csv (and themes.csv, theme_papers.csv with themes) here")
     rep.add_argument("--backend", choices=BACKENDS, default="minilm",
                      help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
                           "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
@@ -57,6 +57,10 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--reduce-outliers", action="store_true", help="reassign outlier papers to their nearest topic")
     rep.add_argument("--stability-seeds", type=int, default=0, metavar="N",
                      help="refit with N further seeds and report which topics and changes hold (default 0; each costs one topic fit)")
+    rep.add_argument("--theme", action="append", default=[], metavar="NAME",
+                     help="a research area to track beside the topics, e.g. --theme 'optimal transport' (repeatable)")
+    rep.add_argument("--themes", type=Path, default=None, metavar="FILE",
+                     help="themes from a TOML or YAML file: entries with name, phrases, examples (paper ids or titles)")
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
@@ -157,6 +161,7 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError("--groups is for other --by columns; choose years with --years")
     if args.by == "year" and args.years is not None and len(args.years) < 2:
         raise ValueError(f"--years needs two or more years to compare with --by year, got {args.years[0]}")
+    themes = _themes(args)
     if args.inputs:
         corpus = read_corpus(args.inputs)
         caveats: tuple[str, ...] = ()
@@ -177,6 +182,7 @@ def _report(args: argparse.Namespace) -> int:
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
         stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
+        themes=themes,
     )
     output = args.output or _default_output(analysis)
     write_report(analysis, output, caveats=caveats, dataset=described)
@@ -212,6 +218,16 @@ def _default_output(analysis) -> Path:
         name = f"{stem}-by-{analysis.by}"
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)
     return Path("reports") / f"{safe}.html"
+def _themes(args: argparse.Namespace) -> tuple:
+    """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
+    from topics.themes import Theme, as_themes, read_themes
+
+    themes = list(read_themes(args.themes)) if args.themes else []
+    for name in args.theme:
+        if not name.strip():
+            raise ValueError("--theme needs a non-empty name, got ''")
+        themes.append(Theme(name))
+    return as_themes(themes) if themes else ()
 
 
 def _summary(analysis, written, seconds: float) -> None:
@@ -224,6 +240,11 @@ def _summary(analysis, written, seconds: float) -> None:
     )
     for sentence in narrate(analysis.comparison, stability=analysis.stability, bursts=analysis.bursts, max_items=3):  # the report's own summary
         print(sentence)
+    if analysis.themes is not None:
+        from topics.narrate import narrate_themes
+
+        for sentence in narrate_themes(analysis.themes.summary):
+            print(sentence)
     for path in written:
         print(f"wrote {path}")
     print(f"done in {seconds:.1f} s")

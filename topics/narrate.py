@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["describe_change", "describe_trend", "narrate", "narrate_areas"]
+__all__ = ["describe_change", "describe_trend", "narrate", "narrate_areas", "narrate_themes"]
 
 
 def _cap(text: str) -> str:
@@ -283,4 +283,34 @@ def _narrate_pair(comparison: pd.DataFrame, *, max_items: int, alpha: float) -> 
         sentences.append(
             f"With {min(n_a, n_b):,} papers in the smaller group, differences of this size are within what chance allows."
         )
+    return sentences
+def narrate_themes(summary: pd.DataFrame) -> list[str]:
+    """Two sentences per theme of a :func:`topics.themes.track` summary table.
+
+    The first states the theme's shares of each year's papers, the change with its 95 %
+    interval and q, and whether it is a clear change; the second where its papers came
+    from (naming it, or similarity alone) or why only the papers naming it are counted.
+    """
+    a, b = int(summary.attrs["year_a"]), int(summary.attrs["year_b"])
+    sentences = []
+    for row in summary.to_dict("records"):
+        verb = {"grew": "grew", "shrank": "shrank"}.get(row["direction"], "went")
+        verdict = "" if row["direction"] in ("grew", "shrank") else ": no clear change"
+        sentences.append(
+            f"{_cap(row['theme'])} {verb} from {100 * row[f'share_{a}']:.1f} % to {100 * row[f'share_{b}']:.1f} % of papers "
+            f"({row[f'n_{a}']} and {row[f'n_{b}']} papers; {row['diff_pp']:+.1f} points, 95 % CI {row['ci_low_pp']:+.1f} to "
+            f"{row['ci_high_pp']:+.1f}; q = {row['q_value']:.2g}){verdict}."
+        )
+        named = f"{row['n_phrase']} name it" + (f" (or its acronym {row['acronyms'].replace('; ', ', ')})" if row["acronyms"] else "")
+        examples = f", {row['n_example']} are examples" if row["n_example"] else ""
+        if row["cut"] != row["cut"]:  # NaN: no cut calibrated
+            sentences.append(
+                f"Only {row['n_phrase'] + row['n_example']} paper(s) name {row['theme']!r} or are examples, too few to "
+                "calibrate a similarity cut, so only those are counted; add phrases or example papers to find more."
+            )
+        else:
+            sentences.append(
+                f"Of its {row['n_members']} papers over all years, {named}{examples}, and {row['n_similarity']} more {'is' if row['n_similarity'] == 1 else 'are'} as "
+                f"similar to those as the cut calibrated on them requires (cosine >= {row['cut']:.2f})."
+            )
     return sentences

@@ -24,6 +24,7 @@ from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
 from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
+from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
 from topics.trends import pick_years, prevalence
 
 __all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
@@ -50,6 +51,7 @@ class Analysis:
     area_comparison : the same comparison per area (areas group topics)
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
     bursts : :func:`topics.bursts.detect_bursts` over the years for trends (empty otherwise)
+    themes : :func:`topics.themes.track` over the ``themes`` asked for (``None`` without)
     settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
     timings : seconds per stage
     """
@@ -68,6 +70,7 @@ class Analysis:
     areas: pd.DataFrame = field(default_factory=pd.DataFrame)
     area_comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
+    themes: ThemeTracking | None = None
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
     bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -132,6 +135,7 @@ def analyze(
     stability_seeds: Sequence[int] = (),
     by: str = "year",
     groups: Sequence | None = None,
+    themes: Sequence[Theme | str] = (),
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -165,16 +169,25 @@ def analyze(
         comparison (the topics are still fitted on every paper).
     groups
         With another ``by``: the groups to compare, in order; default every value.
+    themes
+        Research areas to track beside the topics (:class:`topics.themes.Theme` objects
+        or names, :func:`topics.themes.track`): each paper's similarity and membership,
+        and each theme's share compared between the first and the last year compared.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
-    # Fail on bad years and groups before the expensive steps.
+    # Fail on bad years, groups and themes before the expensive steps.
     years, groups = _check_grouping(corpus, by, years, groups)
     if len(stability_seeds) and not (by == "year" and len(groups) == 2):
         raise ValueError(
             "stability seeds work with two-year comparisons only (for now); "
             f"this run compares {len(groups)} {'years' if by == 'year' else by + ' groups'}"
         )
+    themes = as_themes(themes) if themes else ()
+    if themes and len(years) < 2:
+        raise ValueError("themes are compared between two years; the corpus has one")
+    for theme in themes:  # an unknown example id fails here, not after the embedding
+        resolve_examples(theme, corpus)
 
     start = time.perf_counter()
     if embeddings is None:
@@ -221,6 +234,12 @@ def analyze(
         stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
         timings["stability"] = time.perf_counter() - start
 
+    tracking = None
+    if themes:
+        start = time.perf_counter()
+        tracking = track(corpus, embeddings, themes, embedder=backend, years=(int(years[0]), int(years[-1])))
+        timings["themes"] = time.perf_counter() - start
+
     settings = {
         "embedding": backend.name if backend is not None else "precomputed embeddings",
         "random_state": random_state,
@@ -251,6 +270,7 @@ def analyze(
         prevalence=prev,
         comparison=comparison,
         stability=stability,
+        themes=tracking,
         settings=settings,
         timings=timings,
         bursts=bursts,
@@ -296,8 +316,11 @@ def _check_grouping(corpus: pd.DataFrame, by: str, years, groups) -> tuple[list[
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
     topic), ``area_comparison.csv`` (per area) and ``prevalence.csv`` (shares per group)
-    into ``directory``, ``stability.csv`` where the analysis refitted with other seeds, and
-    ``bursts.csv`` where it looked for bursts (trends over years).
+    into ``directory``, ``stability.csv`` where the analysis refitted with other seeds,
+    ``bursts.csv`` where it looked for bursts (trends over years), and ``themes.csv`` (one
+    row per theme: :attr:`topics.themes.ThemeTracking.summary`) and ``theme_papers.csv``
+    (one row per theme member: theme, doc_id, year, title, similarity, source) where it
+    tracked themes.
 
     ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
     :func:`topics.groups.compare_groups`); ``documents.csv`` carries the grouping column
@@ -326,6 +349,9 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
         tables["stability"] = analysis.stability
     if len(analysis.bursts):
         tables["bursts"] = analysis.bursts
+    if analysis.themes is not None:
+        tables["themes"] = analysis.themes.summary
+        tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]
     paths = {}
     for name, table in tables.items():
         path = directory / f"{name}.csv"

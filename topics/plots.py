@@ -9,7 +9,8 @@ exactly the same figures from the same tables. Shared vocabulary:
 * ``terms`` -- :func:`topics.tables.term_table` output;
 * ``similarity`` -- :func:`topics.tables.topic_similarity` output;
 * ``documents`` + ``coords`` -- :func:`topics.tables.document_table` output and the
-  (n_docs, 2) map layout.
+  (n_docs, 2) map layout;
+* ``theme_prevalence`` -- :attr:`topics.themes.ThemeTracking.prevalence`.
 
 Every figure colours a topic with :func:`topic_colors` (outliers grey), so a topic has
 one colour across all charts. User text (titles, abstracts, topic names) is
@@ -37,6 +38,7 @@ __all__ = [
     "prevalence_shift",
     "share_trends",
     "significance_plot",
+    "theme_shares",
     "topic_colors",
     "topic_hierarchy",
     "topic_map",
@@ -352,5 +354,46 @@ def topic_hierarchy(similarity: pd.DataFrame, *, title: str = "Which topics merg
     return fig
 
 
+# --------------------------------------------------------------------------- 6. themes
+
+
+def theme_shares(theme_prevalence: pd.DataFrame, *, title: str = "How did your themes fare? Share of each year's papers") -> go.Figure:
+    """Each theme's share of each year's papers with its 95 % Wilson interval, one line per theme.
+
+    ``theme_prevalence`` is :attr:`topics.themes.ThemeTracking.prevalence` (``theme``,
+    ``year``, ``n_docs``, ``year_total``, ``share``, ``ci_low``, ``ci_high``). Themes are
+    drawn in the order they first appear, nudged apart along the year axis so that their
+    whiskers do not overlap.
+    """
+    missing = {"theme", "year", "n_docs", "year_total", "share", "ci_low", "ci_high"} - set(theme_prevalence.columns)
+    if missing:
+        raise ValueError(f"theme_prevalence lacks column(s) {', '.join(sorted(missing))}")
+    names = list(dict.fromkeys(theme_prevalence["theme"]))
+    if not names:
+        raise ValueError("theme_prevalence has no themes")
+    years = sorted(int(y) for y in theme_prevalence["year"].unique())
+    width = 0.25 if len(names) > 1 else 0.0
+    fig = go.Figure()
+    for k, name in enumerate(names):
+        part = theme_prevalence[theme_prevalence["theme"] == name].sort_values("year")
+        offset = (k / (len(names) - 1) - 0.5) * width if len(names) > 1 else 0.0
+        fig.add_trace(
+            go.Scatter(
+                x=part["year"].astype(float) + offset, y=100 * part["share"], mode="lines+markers", name=_esc(name),
+                marker=dict(size=9, color=_PALETTE[k % len(_PALETTE)]), line=dict(width=2, color=_PALETTE[k % len(_PALETTE)]),
+                error_y=dict(type="data", symmetric=False, array=100 * (part["ci_high"] - part["share"]),
+                             arrayminus=100 * (part["share"] - part["ci_low"]), thickness=1.2),
+                hovertext=[f"<b>{_esc(name)}</b><br>{int(r.year)}: {int(r.n_docs)} of {int(r.year_total)} papers ({_pct(r.share)})"
+                           f"<br>95 % CI {_pct(r.ci_low)} to {_pct(r.ci_high)}" for r in part.itertuples(index=False)],
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(
+        **_LAYOUT, title=title, height=420 + 12 * len(names),
+        xaxis=dict(title="year", tickmode="array", tickvals=years, ticktext=[str(y) for y in years],
+                   range=[years[0] - 0.5, years[-1] + 0.5]),
+        yaxis=dict(title="share of that year's papers (%)", rangemode="tozero"), legend=dict(title="Theme"),
+    )
+    return fig
 # The figures for three or more years and for groupings (they use the helpers above).
 from topics.trend_plots import group_heatmap, share_trends, trend_movers, trend_slopes  # noqa: E402

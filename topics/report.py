@@ -18,8 +18,9 @@ from pathlib import Path
 import jinja2
 
 from topics import plots
-from topics.narrate import narrate, narrate_areas
+from topics.narrate import narrate, narrate_areas, narrate_themes
 from topics.pipeline import Analysis
+from topics.themes import theme_topics
 from topics.text import first_sentence
 
 __all__ = ["build_figures", "render_report", "write_report"]
@@ -59,6 +60,8 @@ _HOW_TO_READ = {
     "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
     "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
     "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
+    "themes": "Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
+    "Intervals that overlap widely are compatible with no change.",
 }
 # Non-year groupings: the same charts, said of groups.
 _HOW_TO_READ_GROUPS = {
@@ -115,6 +118,8 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
     if analysis.similarity["topic_a"].nunique() >= 2:
         figs["similarity"] = plots.topic_similarity_heatmap(analysis.similarity)
         figs["hierarchy"] = plots.topic_hierarchy(analysis.similarity)
+    if analysis.themes is not None:
+        figs["themes"] = plots.theme_shares(analysis.themes.prevalence)
     return figs
 
 
@@ -228,6 +233,39 @@ def _area_rows(analysis: Analysis) -> list[dict]:
     return rows
 
 
+def _theme_section(analysis: Analysis) -> dict | None:
+    """Rows, cards and sentences of the "Your themes" section; ``None`` without themes."""
+    tracking = analysis.themes
+    if tracking is None:
+        return None
+    a, b = tracking.year_a, tracking.year_b
+    sentences = narrate_themes(tracking.summary)
+    placed = theme_topics(tracking, analysis.documents)
+    rows, cards = [], []
+    for k, r in enumerate(tracking.summary.to_dict("records")):
+        rows.append({
+            "theme": r["theme"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]), "share_a": r[f"share_{a}"],
+            "share_b": r[f"share_{b}"], "diff": r["diff_pp"], "low": r["ci_low_pp"], "high": r["ci_high_pp"], "q": r["q_value"],
+            "direction": r["direction"], "n_members": int(r["n_members"]), "n_phrase": int(r["n_phrase"]),
+            "n_similarity": int(r["n_similarity"]), "n_example": int(r["n_example"]),
+            "cut": None if r["cut"] != r["cut"] else float(r["cut"]), "acronyms": r["acronyms"],
+        })
+        top = tracking.top_papers[tracking.top_papers["theme"] == r["theme"]]
+        years = [
+            {"year": int(y), "papers": [{"title": p.title or p.doc_id, "similarity": p.similarity, "source": p.source}
+                                        for p in part.itertuples(index=False)]}
+            for y, part in top.groupby("year", sort=True)
+        ]
+        where = placed[placed["theme"] == r["theme"]]
+        cards.append({
+            "theme": r["theme"], "color": plots._PALETTE[k % len(plots._PALETTE)], "direction": r["direction"],
+            "sentences": sentences[2 * k: 2 * k + 2], "years": years,
+            "topics": [{"topic": int(t.topic), "label": t.topic_label, "n_docs": int(t.n_docs), "share": t.share}
+                       for t in where.itertuples(index=False)],
+        })
+    return {"rows": rows, "cards": cards}
+
+
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
     """The complete report as one HTML string.
 
@@ -257,6 +295,10 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         {"key": key, "how": _how(key, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
         for key, fig in figures.items()
     ]
+    themes = _theme_section(analysis)
+    if themes is not None:
+        themes["chart"] = next(c for c in charts if c["key"] == "themes")
+        charts = [c for c in charts if c["key"] != "themes"]
     comp = analysis.comparison
     if kind == "trend":
         default_title = f"{venue} {a}–{b}: topics and trends"
@@ -299,6 +341,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         stability=bool(len(analysis.stability)),
         charts=charts,
         cards=_topic_cards(analysis),
+        themes=themes,
         comparison=comparison_rows,
         settings=settings,
         outliers_counted=bool(settings.get("include_outliers")),
