@@ -82,6 +82,7 @@ def analyze(
     cache: EmbeddingCache | str | os.PathLike[str] | bool | None = True,
     show_progress: bool = False,
     stability_seeds: Sequence[int] = (),
+    scheduler: str | object | None = None,
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -106,6 +107,9 @@ def analyze(
     stability_seeds
         Further seeds to refit the topic model with, to see which topics and changes
         hold (:func:`topics.stability.seed_stability`); each costs one more topic fit.
+    scheduler
+        Embed on a Dask cluster: a scheduler address or a ``distributed.Client``
+        (:mod:`topics.distributed`); default ``None``, this process.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -115,7 +119,7 @@ def analyze(
     start = time.perf_counter()
     if embeddings is None:
         texts = [clean_for_terms(t) for t in corpus["abstract"]]
-        embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
+        embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start
