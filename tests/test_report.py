@@ -75,3 +75,16 @@ def test_narrate_states_clear_changes():
     quiet = topics.narrate(comp)
     assert "no topic's share changed clearly" in quiet[0]
     assert any(s.startswith("The largest estimated rise: optimal transport") for s in quiet)
+
+
+def test_report_states_how_many_papers_a_sampled_map_shows(sample_analysis, monkeypatch):
+    from topics import plots
+
+    full = render_report(sample_analysis)
+    assert "the map shows" not in full  # 90 papers: every one is drawn
+    monkeypatch.setattr(plots, "MAP_MAX_POINTS", 40)
+    shown = len(plots.map_sample(sample_analysis.documents, max_points=40, random_state=0))
+    sampled = render_report(sample_analysis)
+    assert f"the map shows {shown:,} of the 90 papers" in sampled
+    assert f"{shown:,} of 90 papers" in sampled  # in the chart title too
+    assert shown < 90 and len(sampled) < len(full)

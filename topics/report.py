@@ -50,7 +50,10 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
     figs = {
         "shift": plots.prevalence_shift(analysis.comparison),
         "significance": plots.significance_plot(analysis.comparison),
-        "map": plots.topic_map(analysis.documents, analysis.coords),
+        "map": plots.topic_map(
+            analysis.documents, analysis.coords, max_points=plots.MAP_MAX_POINTS,
+            random_state=int(analysis.settings.get("random_state", 0)),
+        ),
         "sizes": plots.topic_sizes(analysis.prevalence),
     }
     if len(analysis.terms):
@@ -59,6 +62,19 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
         figs["similarity"] = plots.topic_similarity_heatmap(analysis.similarity)
         figs["hierarchy"] = plots.topic_hierarchy(analysis.similarity)
     return figs
+
+
+def _how_to_read(key: str, fig) -> str:
+    """The chart's reading guide; for a sampled map, how many papers it shows."""
+    text = _HOW_TO_READ[key]
+    meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
+    if meta and meta["n_points"] < meta["n_documents"]:
+        text += (
+            f" To keep this file small the map shows {meta['n_points']:,} of the {meta['n_documents']:,} papers, "
+            "a random sample drawn within each topic and year in proportion to its size; every table and "
+            "statistic in this report counts all papers."
+        )
+    return text
 
 
 def _versions() -> dict[str, str]:
@@ -130,7 +146,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     figures = build_figures(analysis)
     config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
     charts = [
-        {"key": key, "how": _HOW_TO_READ[key], "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
+        {"key": key, "how": _how_to_read(key, fig), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
         for key, fig in figures.items()
     ]
     comp = analysis.comparison
