@@ -105,6 +105,125 @@ def embed(n: int, chunk_size: int) -> None:
     print(json.dumps(out))
 
 
+SYNTHETIC_CACHE = HERE / ".work" / "synthetic-cache"
+
+
+def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
+    """A separate cache where every text of the ``n`` corpus has a MiniLM-like vector.
+
+    Real MiniLM vectors where the normal cache has them (the real abstracts, and the copies
+    embedded so far); for any other copy, its original's real vector plus Gaussian noise
+    (``noise`` per dimension: cosine about 0.986 to the original, the median measured over
+    10,240 copies embedded for real), renormalised. For timing the warm path at sizes the
+    shared machine could not embed in one session; never mixed into the normal cache.
+    """
+    import numpy as np
+
+    from topics.corpus import read_corpus
+    from topics.embed import EmbeddingCache, _text_key, get_embedder
+    from topics.text import clean_for_terms
+
+    fingerprint = get_embedder("minilm").fingerprint()
+    real = EmbeddingCache().load(fingerprint)
+    corpus = read_corpus(corpus_path(n))
+    keys = [_text_key(clean_for_terms(t)) for t in corpus["abstract"]]
+    by_id = dict(zip(corpus["doc_id"], keys))
+    rng = np.random.default_rng(seed)
+    out, synthetic = {}, 0
+    for doc_id, key in zip(corpus["doc_id"], keys):
+        if key in real:
+            out[key] = real[key]
+            continue
+        base = real[by_id[doc_id.split("~")[0]]]
+        v = base + rng.normal(scale=noise, size=base.shape).astype(np.float32)
+        out[key] = (v / np.linalg.norm(v)).astype(np.float32)
+        synthetic += 1
+    EmbeddingCache(SYNTHETIC_CACHE).save(fingerprint, out)
+    info = {"n": n, "real": len(keys) - synthetic, "synthetic": synthetic, "noise": noise}
+    (SYNTHETIC_CACHE / f"scale-{n}.json").write_text(json.dumps(info) + "\n")
+    print(json.dumps(info))
+
+
+STAGES = """
+import json, os, resource, time
+t, rss = {{}}, {{}}
+def done(stage, seconds):
+    t[stage] = seconds
+    rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+s = time.perf_counter()
+import hdbscan, umap, bertopic, topics, topics.model as tm, topics.report
+from topics.corpus import read_corpus
+from topics.embed import embed_texts, get_embedder
+from topics.text import clean_for_terms
+done("imports", time.perf_counter() - s)
+spans = {{}}
+def timed(owner, attr, label):
+    original = getattr(owner, attr)
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spans.setdefault(label, []).append(time.perf_counter() - start)
+    setattr(owner, attr, wrapper)
+timed(tm, "nearest_neighbors", "neighbours")
+timed(umap.UMAP, "fit", "umap")
+timed(hdbscan.HDBSCAN, "fit", "hdbscan")
+timed(tm.TopicModel, "_set_topics", "naming")
+s = time.perf_counter(); corpus = read_corpus("{corpus}"); done("reading", time.perf_counter() - s)
+embedder = get_embedder("minilm")
+s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
+emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding", time.perf_counter() - s)
+del texts
+a = topics.analyze(corpus, embeddings=emb, random_state=0)
+umap_fits = spans["umap"]
+done("neighbour graph (exact, 4k-20k only)", sum(spans.get("neighbours", [0.0])))
+done("UMAP 5-D (topic model)", umap_fits[0])
+done("HDBSCAN", spans["hdbscan"][0])
+done("naming", spans["naming"][0])
+done("c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - sum(spans.get("neighbours", [0.0])) - umap_fits[0] - spans["hdbscan"][0] - spans["naming"][0])
+done("map layout (UMAP 2-D)", a.timings["map"])
+done("statistics and tables", a.timings["tables"])
+s = time.perf_counter(); topics.write_report(a, "{out}/scale.html"); done("charts and report", time.perf_counter() - s)
+print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
+                  "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
+                  "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_ | {{"neighbors_shared": a.model.neighbors_ is not None}}}}))
+"""
+
+REPORT = """
+import json, os
+from topics.cli import main
+code = main(["report", "{corpus}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
+print(json.dumps({{"exit": code, "html_mib": os.path.getsize("{out}/r.html") / 2**20}}))
+"""
+
+
+def child(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter; its wall time, its own peak RSS and its JSON output."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ})
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
+    result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
+    return {"wall_s": wall, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
+
+
+def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
+    with tempfile.TemporaryDirectory() as out:
+        result = {"stages": child(STAGES.format(corpus=corpus_path(n), cache=cache, out=out))}
+        if report:
+            result["report"] = child(REPORT.format(corpus=corpus_path(n), cache=cache, out=out))
+    result.update(n=n, cache=label)
+    print(json.dumps(result))
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
@@ -112,11 +231,29 @@ def main() -> None:
     e = sub.add_parser("embed")
     e.add_argument("--n", type=int, default=100_000)
     e.add_argument("--chunk-size", type=int, default=1024)
+    sc = sub.add_parser("synth-cache")
+    sc.add_argument("--n", type=int, default=100_000)
+    r = sub.add_parser("run")
+    r.add_argument("--n", type=int, nargs="+", default=list(SIZES))
+    r.add_argument("--cache", choices=["real", "synthetic"], default="real")
+    r.add_argument("--report", action="store_true", help="also time the `topics report` command")
+    r.add_argument("--tag", default="warm")
     args = parser.parse_args()
     if args.command == "data":
         write_data()
     elif args.command == "embed":
         embed(args.n, args.chunk_size)
+    elif args.command == "synth-cache":
+        synthetic_cache(args.n)
+    elif args.command == "run":
+        from topics.embed import default_cache_dir
+
+        cache = default_cache_dir() if args.cache == "real" else SYNTHETIC_CACHE
+        RESULTS.mkdir(exist_ok=True)
+        for n in args.n:
+            result = run_size(n, cache, args.cache, args.report)
+            path = RESULTS / f"scale-{n}-{args.tag}-{args.cache}.json"
+            path.write_text(json.dumps(result, indent=2) + "\n")
     else:
         parser.print_help()
 
