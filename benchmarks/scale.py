@@ -224,6 +224,40 @@ def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
     return result
 
 
+DASK = """
+import json, time, numpy as np
+from distributed import Client, LocalCluster
+from topics.corpus import read_corpus
+from topics.embed import embed_texts, get_embedder
+from topics.text import clean_for_terms
+texts = [clean_for_terms(t) for t in read_corpus("{corpus}")["abstract"]][:{n}]
+e = get_embedder("minilm"); e.encode(texts[:8])
+s = time.perf_counter(); ref = embed_texts(texts, e, cache=False); single = time.perf_counter() - s
+out = {{"n": len(texts), "single_process": {{"texts_per_s": len(texts) / single}}}}
+for workers in (1, 2):
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, Client(cluster) as client:
+        embed_texts(texts[-16 * workers:], "minilm", cache=False, scheduler=client, chunk_size=8)  # each worker loads the model
+        s = time.perf_counter()
+        v = embed_texts(texts, "minilm", cache=False, scheduler=client, chunk_size={chunk})
+        dt = time.perf_counter() - s
+    cos = (v * ref).sum(1) / np.linalg.norm(v, axis=1) / np.linalg.norm(ref, axis=1)
+    out[f"{{workers}}_workers"] = {{"texts_per_s": len(texts) / dt, "min_cosine": float(cos.min())}}
+out["speedup_2_vs_1_worker"] = out["2_workers"]["texts_per_s"] / out["1_workers"]["texts_per_s"]
+print(json.dumps(out))
+"""
+
+
+def dask_throughput(n: int, chunk: int) -> dict:
+    """Embedding throughput: one process, a 1-worker and a 2-worker LocalCluster (1 thread each)."""
+    import multiprocessing
+
+    result = child(DASK.format(corpus=corpus_path(4_364), n=n, chunk=chunk))
+    result["cpu_count"] = multiprocessing.cpu_count()
+    with open("/proc/loadavg") as fh:
+        result["load_average_after"] = fh.read().split()[:3]
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
@@ -238,11 +272,19 @@ def main() -> None:
     r.add_argument("--cache", choices=["real", "synthetic"], default="real")
     r.add_argument("--report", action="store_true", help="also time the `topics report` command")
     r.add_argument("--tag", default="warm")
+    d = sub.add_parser("dask")
+    d.add_argument("--n", type=int, default=384)
+    d.add_argument("--chunk", type=int, default=32)
     args = parser.parse_args()
     if args.command == "data":
         write_data()
     elif args.command == "embed":
         embed(args.n, args.chunk_size)
+    elif args.command == "dask":
+        result = dask_throughput(args.n, args.chunk)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "scale-dask-throughput.json").write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result))
     elif args.command == "synth-cache":
         synthetic_cache(args.n)
     elif args.command == "run":

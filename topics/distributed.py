@@ -36,6 +36,7 @@ from topics.embed import (
     EmbeddingCache,
     EmbeddingError,
     Embedder,
+    SentenceTransformerEmbedder,
     _chunks,
     _missing_keys,
     _progress,
@@ -85,7 +86,7 @@ def _embed_chunk(embedder: Embedder, texts: list[str]) -> np.ndarray:
             _STATE[slot] = {"loads": 1, "chunks": 0, "texts": 0}
         local, lock = _EMBEDDERS[slot], _LOCKS[slot]
     with lock:  # one chunk at a time per process: the model's own threads use the cores
-        _set_torch_threads()
+        _set_torch_threads(isinstance(local, SentenceTransformerEmbedder))
         vectors = np.asarray(local.encode(texts, show_progress=False), dtype=np.float32)
     with _REGISTRY_LOCK:
         _STATE[slot]["chunks"] += 1
@@ -93,19 +94,20 @@ def _embed_chunk(embedder: Embedder, texts: list[str]) -> np.ndarray:
     return vectors
 
 
-def _set_torch_threads() -> None:
+def _set_torch_threads(uses_torch: bool) -> None:
     """Give PyTorch as many threads as this Dask worker has (Dask's nanny sets OMP_NUM_THREADS=1)."""
     import sys
 
-    if "torch" not in sys.modules:
+    if not uses_torch and "torch" not in sys.modules:
         return
+    import torch
+
     try:
         from distributed import get_worker
 
         n = get_worker().state.nthreads
     except (ImportError, ValueError, AttributeError):
         return
-    torch = sys.modules["torch"]
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
 
