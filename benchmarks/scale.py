@@ -146,46 +146,56 @@ def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
 
 STAGES = """
 import json, os, resource, time
-t, rss = {{}}, {{}}
-def done(stage, seconds):
-    t[stage] = seconds
+t, cpu, rss = {{}}, {{}}, {{}}
+def done(stage, seconds, cpu_seconds):
+    t[stage], cpu[stage] = seconds, cpu_seconds
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-s = time.perf_counter()
+def clock():
+    return time.perf_counter(), time.process_time()
+def since(start):
+    return time.perf_counter() - start[0], time.process_time() - start[1]
+s = clock()
 import hdbscan, umap, bertopic, topics, topics.model as tm, topics.report
 from topics.corpus import read_corpus
 from topics.embed import embed_texts, get_embedder
 from topics.text import clean_for_terms
-done("imports", time.perf_counter() - s)
+done("imports", *since(s))
 spans = {{}}
 def timed(owner, attr, label):
     original = getattr(owner, attr)
     def wrapper(*args, **kwargs):
-        start = time.perf_counter()
+        start = clock()
         try:
             return original(*args, **kwargs)
         finally:
-            spans.setdefault(label, []).append(time.perf_counter() - start)
+            spans.setdefault(label, []).append(since(start))
     setattr(owner, attr, wrapper)
 timed(tm, "nearest_neighbors", "neighbours")
 timed(umap.UMAP, "fit", "umap")
 timed(hdbscan.HDBSCAN, "fit", "hdbscan")
 timed(tm.TopicModel, "_set_topics", "naming")
-s = time.perf_counter(); corpus = read_corpus("{corpus}"); done("reading", time.perf_counter() - s)
+timed(tm, "map_coordinates", "map")
+timed(topics.pipeline, "map_coordinates", "map")
+s = clock(); corpus = read_corpus("{corpus}"); done("reading", *since(s))
 embedder = get_embedder("minilm")
-s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
-emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding", time.perf_counter() - s)
+s = clock(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
+emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding", *since(s))
 del texts
-a = topics.analyze(corpus, embeddings=emb, random_state=0)
-umap_fits = spans["umap"]
-done("neighbour graph (exact, 4k-20k only)", sum(spans.get("neighbours", [0.0])))
-done("UMAP 5-D (topic model)", umap_fits[0])
-done("HDBSCAN", spans["hdbscan"][0])
-done("naming", spans["naming"][0])
-done("c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - sum(spans.get("neighbours", [0.0])) - umap_fits[0] - spans["hdbscan"][0] - spans["naming"][0])
-done("map layout (UMAP 2-D)", a.timings["map"])
-done("statistics and tables", a.timings["tables"])
-s = time.perf_counter(); topics.write_report(a, "{out}/scale.html"); done("charts and report", time.perf_counter() - s)
-print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
+s = clock(); a = topics.analyze(corpus, embeddings=emb, random_state=0); total = since(s)
+def span(label, i=0):
+    return spans[label][i] if label in spans and len(spans[label]) > i else (0.0, 0.0)
+graph, umap5, hdb, naming, mapping = span("neighbours"), span("umap"), span("hdbscan"), span("naming"), span("map")
+done("neighbour graph (exact, 4k-20k only)", *graph)
+done("UMAP 5-D (topic model)", *umap5)
+done("HDBSCAN", *hdb)
+done("naming", *naming)
+rest = [a.timings["topics"] - graph[0] - umap5[0] - hdb[0] - naming[0], None]
+done("c-TF-IDF and BERTopic bookkeeping", rest[0], None)
+done("map layout (UMAP 2-D)", a.timings["map"], mapping[1])
+done("statistics and tables", a.timings["tables"], None)
+s = clock(); topics.write_report(a, "{out}/scale.html"); done("charts and report", *since(s))
+print(json.dumps({{"stages_s": t, "stages_cpu_s": cpu, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
+                  "analyze_s": total[0], "analyze_cpu_s": total[1],
                   "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
                   "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_ | {{"neighbors_shared": a.model.neighbors_ is not None}}}}))
 """
@@ -211,7 +221,7 @@ def child(code: str) -> dict:
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
     result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
-    return {"wall_s": wall, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
 
 
 def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
@@ -258,6 +268,60 @@ def dask_throughput(n: int, chunk: int) -> dict:
     return result
 
 
+def _exponent(ns, ts) -> float | None:
+    """Least-squares slope of log(time) against log(size): time ~ size ** slope."""
+    import numpy as np
+
+    pairs = [(n, t) for n, t in zip(ns, ts) if t and t > 0]
+    if len(pairs) < 2:
+        return None
+    x, y = np.log([p[0] for p in pairs]), np.log([p[1] for p in pairs])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def table() -> str:
+    """The scaling tables of benchmarks/README.md, from results/scale-*.json."""
+    runs = {}
+    for path in sorted(RESULTS.glob("scale-*-warm-*.json")):
+        r = json.loads(path.read_text())
+        runs[(r["n"], r["cache"])] = r
+    if not runs:
+        return "(no scaling results yet)\n"
+    keys = sorted(runs)
+    lines = ["| stage | " + " | ".join(f"{n:,} ({c})" for n, c in keys) + " | exponent (CPU s) |",
+             "|---|" + "---|" * (len(keys) + 1)]
+    stages = list(runs[keys[-1]]["stages"]["stages_s"])
+    for stage in stages:
+        cells, ns, cpus = [], [], []
+        for k in keys:
+            st = runs[k]["stages"]
+            wall, cpu = st["stages_s"].get(stage), (st.get("stages_cpu_s") or {}).get(stage)
+            cells.append("-" if wall is None else f"{wall:.1f}" + (f" ({cpu:.1f})" if cpu is not None else ""))
+            ns.append(k[0])
+            cpus.append(cpu if cpu is not None else wall)
+        slope = _exponent(ns, cpus) if stage not in ("imports", "embedding") else None
+        lines.append(f"| {stage} | " + " | ".join(cells) + f" | {'-' if slope is None else f'{slope:.2f}'} |")
+    def row(label, fn):
+        lines.append(f"| **{label}** | " + " | ".join(fn(runs[k]) for k in keys) + " | |")
+    row("whole run, wall (CPU) s", lambda r: f"{r['stages']['wall_s']:.0f} ({r['stages'].get('cpu_s', float('nan')):.0f})")
+    row("peak RSS", lambda r: f"{r['stages']['peak_rss_mib'] / 1024:.2f} GiB")
+    row("topics, outliers", lambda r: f"{r['stages']['n_topics']}, {100 * r['stages']['outlier_share']:.0f} %")
+    row("report HTML", lambda r: f"{r['stages']['html_mib']:.1f} MiB")
+    row("`topics report` wall (CPU) s, RSS", lambda r: f"{r['report']['wall_s']:.0f} ({r['report']['cpu_s']:.0f}), {r['report']['peak_rss_mib'] / 1024:.2f} GiB" if "report" in r else "-")
+    return "\n".join(lines) + "\n"
+
+
+def update_readme() -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text()
+    start, end = "<!-- scaling table: benchmarks/scale.py --table -->", "<!-- end of scaling table -->"
+    if start not in text:
+        return
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(head + start + "\n" + table() + end + tail)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
@@ -275,8 +339,12 @@ def main() -> None:
     d = sub.add_parser("dask")
     d.add_argument("--n", type=int, default=384)
     d.add_argument("--chunk", type=int, default=32)
+    parser.add_argument("--table", action="store_true", help="only rewrite the scaling table in benchmarks/README.md")
     args = parser.parse_args()
-    if args.command == "data":
+    if args.table:
+        update_readme()
+        print(table())
+    elif args.command == "data":
         write_data()
     elif args.command == "embed":
         embed(args.n, args.chunk_size)
@@ -296,6 +364,7 @@ def main() -> None:
             result = run_size(n, cache, args.cache, args.report)
             path = RESULTS / f"scale-{n}-{args.tag}-{args.cache}.json"
             path.write_text(json.dumps(result, indent=2) + "\n")
+        update_readme()
     else:
         parser.print_help()
 
