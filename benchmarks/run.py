@@ -114,11 +114,13 @@ s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]
 emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
 embedding_s = t["embedding (empty cache)"]
 a = topics.analyze(corpus, embeddings=emb, random_state=0)
-reduction = spans.get("neighbours", [0.0])[0] + spans["umap"][0]  # below 4,096 documents UMAP finds them itself
-done("dimensionality reduction (neighbour graph + UMAP, 5-D)", reduction)
-done("clustering (HDBSCAN)", spans["hdbscan"][0])
-done("naming", spans["naming"][0])
-done("c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - reduction - spans["hdbscan"][0] - spans["naming"][0])
+# every consensus run fits UMAP once; the last UMAP fit is the 2-D map
+reduction = spans.get("neighbours", [0.0])[0] + sum(spans["umap"][:-1])
+clustering = sum(spans["hdbscan"])
+done(f"dimensionality reduction (neighbour graph + {{len(spans['umap']) - 1}} UMAP runs, 5-D)", reduction)
+done(f"clustering ({{len(spans['hdbscan'])}} HDBSCAN runs)", clustering)
+done("naming and areas", spans["naming"][0])
+done("consensus, c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - reduction - clustering - spans["naming"][0])
 done("map layout (UMAP, 2-D, same graph)", a.timings["map"])
 done("statistics and tables", a.timings["tables"])
 s = time.perf_counter(); figs = topics.report.build_figures(a); done("charts", time.perf_counter() - s)

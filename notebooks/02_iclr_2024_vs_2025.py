@@ -29,6 +29,16 @@ analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
 corpus.groupby("year").size()
 
 # %% [markdown]
+# ## Areas first
+# Areas group related topics. **What to look at:** which broad areas grew or shrank,
+# before drilling into their topics below.
+
+# %%
+for sentence in topics.narrate_areas(analysis.area_comparison):
+    print("-", sentence)
+topics.plots.prevalence_shift(analysis.area_comparison)
+
+# %% [markdown]
 # ## Prevalence per year
 # Shares of each year's papers (outliers excluded), with 95 % Wilson intervals. The
 # years differ in size, so compare shares, never counts.
@@ -72,11 +82,12 @@ for sentence in topics.narrate(analysis.comparison):
 
 # %% [markdown]
 # ## Do the topics and changes hold with another seed?
-# UMAP's layout depends on its random seed, and HDBSCAN's topics on the layout.
-# `topics.stability.seed_stability` refits the same model with other seeds on the same
-# embeddings, matches each topic to the refitted topic sharing the most papers, and
-# counts the seeds in which it came back (at least half its papers shared) with a
-# change in the same direction.
+# The topics are already a consensus of ten UMAP + HDBSCAN runs. To see how much they
+# still depend on chance, `topics.stability.seed_stability` refits the consensus with
+# other random states (each draws ten new run seeds) on the same embeddings, matches
+# each topic to the refitted topic sharing the most papers, and counts the refits in
+# which it came back (at least half its papers shared) with a change in the same
+# direction.
 #
 # **What to look at:** `stable` is False for a topic or a change that one seed made;
 # `diff_pp_min` to `diff_pp_max` is how far the change moved between seeds.

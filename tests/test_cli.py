@@ -16,11 +16,23 @@ def test_report_on_bundled_files(lsa_run, capsys):
     assert code == 0
     assert (out / "r.html").stat().st_size > 1_000_000  # plotly.js inlined
     docs = pd.read_csv(out / "t" / "documents.csv")
-    assert docs.columns.tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+    assert docs.columns.tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic",
+                                     "topic_label", "confidence", "low_confidence", "area", "area_label"]
+    assert docs["confidence"].between(0, 1).all()
+    assert (docs["low_confidence"] == ((docs["confidence"] < 0.5) & (docs["topic"] != -1))).all()
     assert len(docs) == 90 and docs["year"].value_counts().to_dict() == {2025: 71, 2024: 19}
     topics = pd.read_csv(out / "t" / "topics.csv")
-    assert topics.columns.tolist() == ["topic", "label", "n_docs", "top_terms"]
+    assert topics.columns.tolist() == ["topic", "label", "area", "area_label", "n_docs", "share", "mean_confidence",
+                                       "top_terms", "typical_titles"]
     assert topics["n_docs"].sum() == 90
+    # each paper's area is its topic's area, and each area's papers are its topics' papers
+    area_of = dict(zip(topics["topic"], topics["area"]))
+    assert (docs["area"] == docs["topic"].map(area_of)).all()
+    areas = pd.read_csv(out / "t" / "areas.csv")
+    assert areas.set_index("area")["n_docs"].to_dict() == docs["area"].value_counts().to_dict()
+    assert 1 <= (areas["area"] != -1).sum() <= (topics["topic"] != -1).sum()
+    by_area = pd.read_csv(out / "t" / "area_comparison.csv")
+    assert by_area["n_2024"].sum() + by_area["n_2025"].sum() == (docs["area"] != -1).sum()
     assert topics.loc[topics["topic"] != -1, "label"].is_unique
     comp = pd.read_csv(out / "t" / "comparison.csv")
     assert comp.columns.tolist()[:13] == ["topic", "label", "n_2024", "n_2025", "share_2024", "share_2025", "diff_pp",
@@ -31,7 +43,7 @@ def test_report_on_bundled_files(lsa_run, capsys):
 def test_same_command_twice_gives_identical_tables(lsa_run, tmp_path):
     _, out = lsa_run
     assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]) == 0
-    for name in ("documents.csv", "topics.csv", "comparison.csv"):
+    for name in ("documents.csv", "topics.csv", "comparison.csv", "areas.csv", "area_comparison.csv"):
         assert (tmp_path / "t" / name).read_bytes() == (out / "t" / name).read_bytes(), name
 
 

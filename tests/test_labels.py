@@ -1,3 +1,4 @@
+import numpy as np
 from topics.labels import PhraseAnalyzer, is_name_candidate, name_topics
 
 
@@ -40,3 +41,38 @@ def test_extend_phrase_to_the_word_that_always_follows():
     assert extend_phrase("language models", mixed) == "language models"
     acronym = [["post-training", "quantization", "ptq"]] * 3
     assert extend_phrase("post-training quantization", acronym) == "post-training quantization"
+
+
+def test_a_modifier_most_papers_share_is_completed_by_its_noun():
+    from topics.labels import PhraseAnalyzer, topic_names
+
+    texts = [
+        "Long-tailed recognition suffers from rare classes; we rebalance logits for deep clustering.",
+        "We study long-tailed recognition with decoupled training and deep clustering heads.",
+        "Real data are long-tailed; long-tailed recognition needs calibration.",
+        "Imbalanced, long-tailed data hurt classifiers.",
+        "Deep clustering of images with contrastive heads.",
+        "Robots grasp objects; robots plan motions.",
+        "Robot grasping from pixels; grasp planning for robots.",
+        "Motion planning for robots in clutter.",
+    ] + [f"Robots number {i} grasp objects." for i in range(7)]
+    labels = np.array([0] * 5 + [1] * 10)
+    terms = {
+        0: [("long-tailed", 0.9), ("deep clustering", 0.8), ("clustering", 0.7), ("deep", 0.5)],
+        1: [("robots", 0.9), ("grasp", 0.8), ("motion planning", 0.7)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    # "long-tailed" is in 4 of 5 papers, "deep clustering" in 3: the modifier's phrase wins
+    assert names[0] == "long-tailed recognition"
+
+
+def test_a_phrase_common_everywhere_does_not_name_a_topic():
+    from topics.labels import name_topics
+
+    terms = {0: [("neural networks", 1.0), ("graph", 0.9), ("molecules", 0.8)]}
+    # "neural networks": in 6 of the topic's 10 papers but in 60 of the corpus's 100 (lift 1)
+    counts = {0: {"neural networks": 6, "graph": 8, "molecules": 7}}
+    corpus = {"neural networks": 60, "graph": 10, "molecules": 9}
+    name = name_topics(terms, {0: 10}, counts, corpus, n_docs=100)[0]
+    assert name == "graph, molecules"  # no distinctive phrase: the best two words
+    assert name_topics(terms, {0: 10}, counts, {**corpus, "neural networks": 8}, n_docs=100)[0] == "neural networks"

@@ -58,11 +58,25 @@ def test_input_validation(theme_corpus, theme_embeddings):
 
 def test_reduce_outliers_keeps_the_original_share(sample_corpus):
     emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
-    plain = TopicModel(random_state=0).fit(sample_corpus, emb)
+    # outlier_share=1 keeps every paper the consensus left out, so there are some to reassign
+    plain = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
     assert (plain.labels_ == -1).any(), "the sample should have some outliers to reassign"
-    reduced = TopicModel(random_state=0, reduce_outliers=True).fit(sample_corpus, emb)
-    assert not (reduced.labels_ == -1).any()
-    assert reduced.outlier_share_ == pytest.approx(plain.outlier_share_)
+    assert plain.outlier_share_ == pytest.approx(plain.core_outlier_share_)
+    reduced = TopicModel(random_state=0, outlier_share=1.0, reduce_outliers=True).fit(sample_corpus, emb)
+    assert not (reduced.labels_ == -1).any() and reduced.outlier_share_ == 0
+    assert reduced.core_outlier_share_ == pytest.approx(plain.core_outlier_share_)
+
+
+def test_neighbour_votes_assign_most_consensus_outliers(sample_corpus):
+    emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
+    kept = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    voted = TopicModel(random_state=0).fit(sample_corpus, emb)
+    assert voted.core_outlier_share_ == pytest.approx(kept.core_outlier_share_)
+    assert voted.outlier_share_ < kept.outlier_share_
+    # only former outliers moved: papers with a consensus topic keep their grouping
+    # (topic ids are renumbered by size, so compare the partitions)
+    had_topic = kept.labels_ != -1
+    assert adjusted_rand_score(voted.labels_[had_topic], kept.labels_[had_topic]) == pytest.approx(1.0)
 
 
 def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
@@ -115,22 +129,18 @@ def test_nearest_neighbors_are_exact_and_self_first():
         nearest_neighbors(x, n_neighbors=61)
 
 
-def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings, monkeypatch):
+def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings):
     import topics.model as M
     from topics import map_coordinates
 
-    # small corpora leave the (exact) neighbour search to UMAP ...
-    assert TopicModel(random_state=0).fit(theme_corpus, theme_embeddings).neighbors_ is None
-    # ... larger ones get one exact graph, shared with the map; lower the bound to see it here
-    monkeypatch.setattr(M, "SHARED_GRAPH_SIZES", (10, 20_000))
     model = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
     k = model.params_["n_neighbors"]
-    assert model.neighbors_[0].shape == (len(theme_corpus), k)
-    np.testing.assert_array_equal(model.neighbors_[0], M.nearest_neighbors(theme_embeddings, n_neighbors=k)[0])
+    # one exact graph with each document first and k neighbours after it, shared with the map
+    assert model.neighbors_[0].shape == (len(theme_corpus), k + 1)
+    np.testing.assert_array_equal(model.neighbors_[0], M.nearest_neighbors(theme_embeddings, n_neighbors=k + 1)[0])
     shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=model.neighbors_)
-    own = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0)
+    again = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=M.nearest_neighbors(theme_embeddings, n_neighbors=k))
     assert shared.shape == (len(theme_corpus), 2) and np.isfinite(shared).all()
-    np.testing.assert_array_equal(shared, own)  # the same exact graph either way
-    assert adjusted_rand_score(model.labels_, TopicModel(random_state=0).fit(theme_corpus, theme_embeddings).labels_) > 0.9
+    np.testing.assert_array_equal(shared, again)  # the same exact graph either way
     with pytest.raises(ValueError, match="at least"):
         map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in model.neighbors_))

@@ -84,7 +84,7 @@ def test_analyze_and_the_report_carry_it(sample_corpus, tmp_path):
     assert analysis.settings["stability_seeds"] == [7] and len(analysis.stability)
     assert set(analysis.stability["n_seeds"]) == {1}
     html = topics.render_report(analysis)
-    assert "<th>holds in seeds</th>" in html and "refitted with seeds 7" in html
+    assert "<th>holds in seeds</th>" in html and "refitted with random states 7" in html
     first = analysis.stability.iloc[0]
     assert f"<td>{first.same_direction}/1</td>" in html
     assert html.count("other seeds</div>") == len(analysis.stability)  # one line per topic card

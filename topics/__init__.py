@@ -16,14 +16,14 @@ Each step is also a public function of its module (``topics.corpus``, ``topics.e
 
 from importlib import metadata as _metadata
 
-from topics import datasets, plots, stability
+from topics import datasets, evaluate, plots, stability
 from topics.corpus import CorpusError, read_corpus
 from topics.embed import EmbeddingCache, EmbeddingError, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates, size_rule
-from topics.narrate import narrate
+from topics.narrate import narrate, narrate_areas
 from topics.pipeline import Analysis, analyze, write_tables
 from topics.report import render_report, write_report
-from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.trends import compare_years, prevalence
 
 try:
@@ -38,13 +38,16 @@ __all__ = [
     "EmbeddingError",
     "TopicModel",
     "analyze",
+    "area_table",
     "compare_years",
     "datasets",
     "document_table",
     "embed_texts",
+    "evaluate",
     "get_embedder",
     "map_coordinates",
     "narrate",
+    "narrate_areas",
     "plots",
     "prevalence",
     "read_corpus",

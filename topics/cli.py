@@ -53,7 +53,83 @@ def _parser() -> argparse.ArgumentParser:
                      help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="score the topics: coherence, diversity, outliers, seed agreement, agreement with labels",
+        description="Fit the topics as `topics report` does and score them (topics.evaluate): NPMI coherence, "
+        "topic diversity, outlier share, agreement with refits under other seeds, and, with --labels-column, "
+        "agreement with a label or keyword column of the corpus.",
+    )
+    ev.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
+    ev.add_argument("--dataset", choices=["sample", "full"], default=None, help="bundled data when no INPUT is given (default: sample)")
+    ev.add_argument("--backend", choices=BACKENDS, default="minilm", help="embedding backend (default minilm)")
+    ev.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
+    ev.add_argument("--seed", type=int, default=0, help="random seed of the scored fit (default 0)")
+    ev.add_argument("--refits", type=int, default=2, metavar="N",
+                    help="refits with seeds seed+1..seed+N for the seed agreement (default 2; 0 skips it)")
+    ev.add_argument("--runs", type=int, default=None, metavar="N", help="consensus runs per fit (default 10)")
+    ev.add_argument("--labels-column", default=None, metavar="COL",
+                    help="a column of reference labels (categories) or of ';'-separated keywords to compare with")
+    ev.add_argument("--baseline", action="store_true", help="also score plain BERTopic (its defaults) on the same embeddings")
+    ev.add_argument("--csv", type=Path, default=None, metavar="PATH", help="also write the scores as a tidy CSV table")
+    ev.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder")
+    ev.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the scores")
     return parser
+
+
+def _load(args: argparse.Namespace):
+    """The corpus named by INPUT files or --dataset, its caveats, and a description."""
+    from topics import datasets
+    from topics.corpus import read_corpus
+
+    if args.inputs and args.dataset:
+        raise ValueError("give INPUT files or --dataset, not both")
+    if args.inputs:
+        return read_corpus(args.inputs), (), ", ".join(str(p) for p in args.inputs)
+    name = args.dataset or "sample"
+    described = (
+        "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
+        else "bundled full ICLR lists: ICLR 2024 (all 2,260 accepted papers) and ICLR 2025 (2,104 of 3,704)"
+    )
+    return datasets.load_dataset(name), datasets.dataset_caveats(name), described
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from topics.embed import embed_texts, get_embedder
+    from topics.evaluate import describe_evaluation, evaluate_model, evaluate_plain_bertopic
+    from topics.model import TopicModel
+    from topics.pipeline import embedding_texts
+
+    if args.refits < 0:
+        raise ValueError(f"--refits must be 0 or more, got {args.refits}")
+    if args.runs is not None and args.runs < 1:
+        raise ValueError(f"--runs must be at least 1, got {args.runs}")
+    corpus, _, described = _load(args)
+    if args.labels_column is not None and args.labels_column not in corpus:
+        raise ValueError(f"no column {args.labels_column!r} in {described}; columns are {', '.join(map(str, corpus.columns))}")
+    embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
+    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    seeds = list(range(args.seed + 1, args.seed + 1 + args.refits))
+    options = {"random_state": args.seed} | ({"n_runs": args.runs} if args.runs else {})
+    model = TopicModel(**options).fit(corpus, embeddings)
+    tables = {"topics": evaluate_model(model, corpus, embeddings, refit_seeds=seeds, labels_column=args.labels_column)}
+    if args.baseline:
+        tables["plain BERTopic"] = evaluate_plain_bertopic(
+            corpus, embeddings, random_state=args.seed, refit_seeds=seeds, labels_column=args.labels_column
+        )
+    print(f"{len(corpus)} papers from {described}; embeddings: {embedder.name}")
+    print(describe_evaluation(tables))
+    if args.csv:
+        args.csv.parent.mkdir(parents=True, exist_ok=True)
+        tidy = pd.concat([t.assign(model=name) for name, t in tables.items()], ignore_index=True)
+        tidy[["model", "metric", "value", "detail"]].to_csv(args.csv, index=False, float_format="%.10g", lineterminator="\n")
+        print(f"wrote {args.csv}")
+    return 0
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -139,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     from topics.embed import EmbeddingError
 
     try:
-        return _report(args)
+        return _evaluate(args) if args.command == "evaluate" else _report(args)
     except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
         print(f"topics: error: {exc}", file=sys.stderr)
         return 2

@@ -62,6 +62,7 @@ BACKENDS = ("minilm", "minilm-fp32", "lsa")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 #: Texts embedded between two writes to the cache (:func:`embed_texts`).
 DEFAULT_CHUNK_SIZE = 1024
+LONG_TEXTS = ("window", "truncate")
 
 
 class EmbeddingError(RuntimeError):
@@ -169,20 +170,38 @@ class SentenceTransformerEmbedder:
         docs). The precision used is part of the cache fingerprint and of ``name``.
     batch_size
         Texts per forward pass.
+    long_texts
+        What to do with a text longer than the model reads (256 word pieces for
+        all-MiniLM-L6-v2; 54 of the 90 bundled abstracts are longer): ``"window"``
+        (default) embeds overlapping windows of the model's length (half a window
+        apart) and averages them, so the end of a long abstract counts too;
+        ``"truncate"`` keeps only the beginning, as sentence-transformers does. The
+        choice is part of the cache fingerprint.
     """
 
-    def __init__(self, model: str | os.PathLike[str] | None = None, *, precision: str = "auto", batch_size: int = 32):
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        precision: str = "auto",
+        batch_size: int = 32,
+        long_texts: str = "window",
+    ):
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, not {precision!r}")
+        if long_texts not in LONG_TEXTS:
+            raise ValueError(f"long_texts must be one of {', '.join(map(repr, LONG_TEXTS))}, not {long_texts!r}")
+        self.long_texts = long_texts
         self.model = model
         self.precision = ("bf16" if native_bf16() else "fp32") if precision == "auto" else precision
         self.batch_size = batch_size
-        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({self.precision})"
+        windows = ", long texts as averaged windows" if long_texts == "window" else ""
+        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({self.precision}{windows})"
         self._source, self._fingerprint = resolve_model(model)
         self._model = None
 
     def fingerprint(self) -> str:
-        return f"{self._fingerprint}:{self.precision}"
+        return f"{self._fingerprint}:{self.precision}" + (":windows" if self.long_texts == "window" else "")
 
     def __getstate__(self) -> dict:
         # Sent to other processes (Dask workers) without the loaded model; each loads its own.
@@ -211,6 +230,41 @@ class SentenceTransformerEmbedder:
         return model
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        texts = list(texts)
+        if self.long_texts == "truncate" or not texts:
+            return self._encode(texts, show_progress)
+        pieces, owner = self._windows(texts)
+        vectors = self._encode(pieces, show_progress)
+        if len(pieces) == len(texts):
+            return vectors
+        pooled = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
+        np.add.at(pooled, owner, vectors)
+        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        return pooled.astype(np.float32)
+
+    def _windows(self, texts: list[str]) -> tuple[list[str], np.ndarray]:
+        """Each text, or for a text longer than the model reads, its overlapping windows;
+        with the index of the text each piece came from."""
+        model = self._load()
+        tokenizer = model.tokenizer
+        limit = int(model.max_seq_length) - 2  # [CLS] and [SEP]
+        stride = max(1, limit // 2)
+        ids = tokenizer(texts, add_special_tokens=False, truncation=False, verbose=False)["input_ids"]
+        pieces, owner = [], []
+        for i, (text, tokens) in enumerate(zip(texts, ids)):
+            if len(tokens) <= limit:
+                pieces.append(text)
+                owner.append(i)
+                continue
+            starts = list(range(0, len(tokens) - limit + 1, stride))
+            if starts[-1] + limit < len(tokens):
+                starts.append(len(tokens) - limit)
+            for start in starts:
+                pieces.append(tokenizer.decode(tokens[start : start + limit]))
+                owner.append(i)
+        return pieces, np.asarray(owner)
+
+    def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
         model = self._load()
         options = dict(batch_size=self.batch_size, show_progress_bar=show_progress, convert_to_numpy=True)
         if self.precision != "bf16":

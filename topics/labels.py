@@ -18,9 +18,23 @@ import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["extend_phrase", "GENERIC_TERMS", "HEAD_ONLY_TERMS", "TOKEN_PATTERN", "PhraseAnalyzer", "is_name_candidate", "name_topics"]
+from topics.acronyms import expand_acronyms
+
+__all__ = [
+    "extend_phrase",
+    "GENERIC_TERMS",
+    "HEAD_ONLY_TERMS",
+    "TOKEN_PATTERN",
+    "PhraseAnalyzer",
+    "complete_modifier",
+    "is_modifier",
+    "is_name_candidate",
+    "name_topics",
+    "topic_names",
+]
 
 #: Tokens for topic terms: a letter, then letters or digits, hyphenated parts kept
 #: ("self-supervised", "long-tailed", "gpt-4"); :class:`PhraseAnalyzer` drops one-letter tokens.
@@ -50,7 +64,7 @@ GENERIC_TERMS = frozenset(
     work works study studies problem problems performance performances
     experiment experiments experimental empirical empirically based using use used uses
     effective effectively efficient efficiently improve improves improved improvement
-    improvements state art sota significant significantly extensive various different
+    improvements art sota significant significantly extensive various different
     framework frameworks modeling technique techniques achieve achieves
     achieved outperform outperforms introduce introduces introduced present presents
     provide provides leverage leverages leveraging enable enables key challenge challenges
@@ -78,24 +92,40 @@ _NOUN_EXCEPTIONS = frozenset(
 )
 
 
+#: Punctuation that ends a phrase: no bigram is formed across it, so "partial
+#: differential equations (PDEs)" never yields "equations pdes".
+_PHRASE_BREAK = re.compile(r"[()\[\]{},;:!?\"]|\.(?=\s|$)")
+
+
 class PhraseAnalyzer:
     """Unigrams and bigrams that really occur in the text, for ``CountVectorizer``.
 
     scikit-learn drops stop words *before* forming n-grams, which invents phrases
     ("information across modalities" becomes "information modalities"). Here a bigram
-    is two adjacent tokens of the text, neither of them a stop word.
+    is two adjacent tokens of the text, neither of them a stop word, with no punctuation
+    between them. With ``acronyms`` (:func:`topics.acronyms.find_acronyms`), each
+    acronym the corpus defines is written out first ("SSL" -> "self-supervised
+    learning"), so terms and names use the words, not the letters.
     """
 
-    def __init__(self, token_pattern: str = TOKEN_PATTERN):
+    def __init__(self, token_pattern: str = TOKEN_PATTERN, acronyms: Mapping[str, str] | None = None):
         self.token_pattern = token_pattern
+        self.acronyms = dict(acronyms or {})
         self._regex = re.compile(token_pattern)
 
     def __call__(self, text: str) -> list[str]:
         return self.grams(self.tokens(text))
 
     def tokens(self, text: str) -> list[str]:
-        """The lower-case tokens of ``text``, stop words included, in order."""
-        return self._regex.findall(text.lower())
+        """The lower-case tokens of ``text``, stop words included, in order; an empty
+        string stands where punctuation ends a phrase."""
+        if self.acronyms:
+            text = expand_acronyms(text, self.acronyms)
+        out: list[str] = []
+        for segment in _PHRASE_BREAK.split(text.lower()):
+            out.extend(self._regex.findall(segment))
+            out.append("")
+        return out
 
     @staticmethod
     def grams(tokens: Sequence[str]) -> list[str]:
@@ -106,10 +136,10 @@ class PhraseAnalyzer:
         return grams
 
     def __getstate__(self) -> dict:
-        return {"token_pattern": self.token_pattern}
+        return {"token_pattern": self.token_pattern, "acronyms": self.acronyms}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["token_pattern"])
+        self.__init__(state["token_pattern"], state.get("acronyms"))
 
 
 def _bad_word(word: str) -> bool:
@@ -135,16 +165,34 @@ def is_name_candidate(term: str) -> bool:
     return True
 
 
+#: A name must be at least this many times as common among the topic's documents as
+#: in the whole corpus ("neural networks" is everywhere and names nothing).
+MIN_LIFT = 2.0
+
+
 def _candidates(
-    terms: Sequence[tuple[str, float]], doc_counts: Mapping[str, int], size: int, corpus_counts: Mapping[str, int] | None = None
+    terms: Sequence[tuple[str, float]],
+    doc_counts: Mapping[str, int],
+    size: int,
+    corpus_counts: Mapping[str, int] | None = None,
+    n_docs: int | None = None,
+    completions: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Name candidates, best first: widely shared phrases, then single words, then the rest.
+    """Name candidates, best first: distinctive shared phrases, else the best two words.
 
     A phrase must occur in at least ``max(2, size / 10)`` of the topic's documents (so
-    that one paper repeating a phrase cannot name a topic). Within a group, candidates
-    are ranked by c-TF-IDF weight x coverage (share of the topic's documents holding the
-    term) x precision (share of all documents holding the term that are in this topic),
-    so "group fairness" beats "machine learning" for a fairness topic.
+    that one paper repeating a phrase cannot name a topic) and, where the corpus counts
+    are known, be at least :data:`MIN_LIFT` times as common in the topic as in the
+    corpus. Candidates are ranked by c-TF-IDF weight x coverage (share of the topic's
+    documents holding the term) x precision (share of all documents holding the term
+    that are in this topic), so "group fairness" beats "machine learning" for a fairness
+    topic. A topic with no such phrase is named by its two best single words ("graphs,
+    molecules"), not by a made-up phrase; then come single words and the rest.
+
+    ``completions`` maps modifiers to the phrase they most often start in the topic
+    ("long-tailed" -> "long-tailed recognition", :func:`complete_modifier`); such a phrase
+    competes with the others at its modifier's score, so a topic whose papers share
+    "long-tailed" but not one phrase is still named by the phrase its authors use.
     """
     need = min(size, max(2, int(np.ceil(size / 10))))
 
@@ -154,11 +202,55 @@ def _candidates(
         precision = inside / max(corpus_counts.get(term, inside), 1) if corpus_counts else 1.0
         return weight * inside / max(size, 1) * precision
 
-    ranked = sorted(terms, key=score, reverse=True)
-    phrases = [t for t, _ in ranked if len(t.split()) > 1 and is_name_candidate(t) and doc_counts.get(t, need) >= need]
-    singles = [t for t, _ in ranked if len(t.split()) == 1 and is_name_candidate(t)]
+    def distinctive(term: str) -> bool:
+        if not corpus_counts or not n_docs or not size:
+            return True
+        inside = doc_counts.get(term, 0)
+        return inside / size >= MIN_LIFT * corpus_counts.get(term, inside) / n_docs
+
+    scored = [(t, score((t, w))) for t, w in terms]
+    completed = set()
+    for modifier, phrase in (completions or {}).items():
+        base = next((s for t, s in scored if t == modifier), None)
+        # only a modifier most of the topic's papers share ("long-tailed" in 5 of 7)
+        if base is not None and distinctive(modifier) and doc_counts.get(modifier, 0) > size / 2:
+            scored.append((phrase, base))
+            completed.add(phrase)
+    ranked = [(t, 0.0) for t, _ in sorted(scored, key=lambda ts: ts[1], reverse=True)]
+    ranked = list(dict.fromkeys(ranked))
+    phrases = [
+        t for t, _ in ranked
+        if _is_phrase(t) and is_name_candidate(t)
+        and (t in completed or (doc_counts.get(t, need) >= need and distinctive(t)))
+    ]
+    singles = [t for t, _ in ranked if not _is_phrase(t) and is_name_candidate(t)]
+    pairs = []
+    if not phrases:
+        good: list[str] = []
+        # words that cannot name a topic alone ("graph") can stand in a pair ("graph, molecules")
+        pool = [t for t, _ in ranked if not _is_phrase(t) and not _bad_word(t) and t not in HEAD_ONLY_TERMS]
+        for t in [t for t in pool if distinctive(t)] or pool:
+            if not any(_stem(t) == _stem(g) for g in good):  # "experts, expert" says one thing
+                good.append(t)
+        pairs = [f"{a}, {b}" for a, b in zip(good, good[1:])][:3]
     rest = [t for t, _ in terms if t and t not in phrases and t not in singles]
-    return phrases + singles + rest
+    return phrases + pairs + singles + rest
+
+
+def _is_phrase(term: str) -> bool:
+    """Two or more words, or one hyphenated compound of three or more parts that does not
+    end like an adjective ("mixture-of-experts", not "long-tailed")."""
+    if len(term.split()) > 1:
+        return True
+    parts = term.split("-")
+    return len(parts) >= 3 and not (_BAD_LAST.search(parts[-1]) and parts[-1] not in _NOUN_EXCEPTIONS)
+
+
+def _stem(word: str) -> str:
+    for ending in ("ies", "es", "s"):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
 
 
 def name_topics(
@@ -167,6 +259,8 @@ def name_topics(
     doc_counts: Mapping[int, Mapping[str, int]] | None = None,
     corpus_counts: Mapping[str, int] | None = None,
     *,
+    n_docs: int | None = None,
+    completions: Mapping[int, Mapping[str, str]] | None = None,
     outlier_name: str = "outliers (no topic)",
 ) -> dict[int, str]:
     """Name each topic from its ranked ``(term, weight)`` list.
@@ -182,6 +276,8 @@ def name_topics(
         :func:`_candidates`). Without it every term counts as widely shared.
     corpus_counts
         How many documents of the whole corpus contain each term.
+    n_docs
+        Documents in the corpus; with ``corpus_counts`` it makes names distinctive.
     outlier_name
         The name of topic -1.
 
@@ -199,7 +295,9 @@ def name_topics(
             names[topic] = outlier_name
             continue
         counts = (doc_counts or {}).get(topic, {})
-        candidates = _candidates(terms[topic], counts, sizes.get(topic, 0), corpus_counts) or [f"topic {topic}"]
+        candidates = _candidates(
+            terms[topic], counts, sizes.get(topic, 0), corpus_counts, n_docs, (completions or {}).get(topic)
+        ) or [f"topic {topic}"]
         name = next((c for c in candidates if c not in taken and not _overlaps(c, taken)), None)
         if name is None:
             base = candidates[0]
@@ -210,6 +308,50 @@ def name_topics(
         names[topic] = name
         taken.add(name)
     return {t: names[t] for t in terms}
+
+
+def topic_names(
+    terms: Mapping[int, Sequence[tuple[str, float]]],
+    labels: Sequence[int],
+    texts: Sequence[str],
+    *,
+    analyzer: PhraseAnalyzer | None = None,
+) -> dict[int, str]:
+    """Names for the groups of ``labels`` from their ranked c-TF-IDF ``terms``.
+
+    Counts in how many documents of each group, and of the corpus, each candidate term
+    occurs (tokenising each text once with ``analyzer``), names the groups with
+    :func:`name_topics`, and extends two-word names by the word that nearly always
+    follows (:func:`extend_phrase`).
+    """
+    analyzer = analyzer or PhraseAnalyzer()
+    labels = np.asarray(labels)
+    sizes = pd.Series(labels).value_counts().to_dict()
+    tokens = [analyzer.tokens(text) for text in texts]  # one pass serves counting and extension
+    topic_counts, corpus_counts = _doc_counts(terms, labels, [analyzer.grams(t) for t in tokens])
+    completions = {}
+    for t, ranked in terms.items():
+        streams = [tokens[i] for i in np.flatnonzero(labels == t)]
+        done = {w: complete_modifier(w, streams) for w, _ in ranked[:10] if is_modifier(w) and not _bad_word(w)}
+        completions[t] = {w: p for w, p in done.items() if p}
+    names = name_topics(terms, sizes, topic_counts, corpus_counts, n_docs=len(texts), completions=completions)
+    return {
+        t: extend_phrase(n, [tokens[i] for i in np.flatnonzero(labels == t)]) if t != -1 else n
+        for t, n in names.items()
+    }
+
+
+def _doc_counts(ranked: Mapping, topics: np.ndarray, grams_per_doc: list[list[str]]) -> tuple[dict, dict]:
+    """How many of each topic's documents, and of all documents, hold each candidate term."""
+    wanted = {w for terms in ranked.values() for w, _ in terms}
+    corpus: dict[str, int] = dict.fromkeys(wanted, 0)
+    counts: dict[int, dict[str, int]] = {t: dict.fromkeys((w for w, _ in terms), 0) for t, terms in ranked.items()}
+    for topic, grams in zip(topics.tolist(), grams_per_doc):
+        for w in wanted.intersection(grams):
+            corpus[w] += 1
+            if topic in counts and w in counts[topic]:
+                counts[topic][w] += 1
+    return counts, corpus
 
 
 def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_share: float = 0.6) -> str:
@@ -223,21 +365,59 @@ def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_shar
     words = name.split()
     if len(words) != 2:
         return name
-    followers: dict[str, int] = {}
-    total = 0
-    for tokens in token_streams:
-        for i in range(len(tokens) - 2):
-            if tokens[i] == words[0] and tokens[i + 1] == words[1]:
-                total += 1
-                followers[tokens[i + 2]] = followers.get(tokens[i + 2], 0) + 1
-    if not followers:
+    word, count, total = _follower(words, token_streams)
+    if word is None:
         return name
-    word, count = max(followers.items(), key=lambda kv: (kv[1], kv[0]))
     longer = f"{name} {word}"
     ending_ok = word in ("problems", "problem") or not _bad_word(word)
     if count >= min_share * total and count >= 2 and ending_ok and word not in words and is_name_candidate(longer):
         return longer
     return name
+
+
+def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], accept=None) -> tuple[str | None, int, int]:
+    """The word that most often follows ``words`` in ``token_streams``, counting singular
+    and plural together ("equation" and "equations"), in its most frequent form; with its
+    count and the number of occurrences of ``words``. ``accept(word)`` limits the words
+    considered."""
+    n = len(words)
+    forms: dict[str, dict[str, int]] = {}
+    total = 0
+    for tokens in token_streams:
+        for i in range(len(tokens) - n):
+            if all(tokens[i + j] == w for j, w in enumerate(words)):
+                total += 1
+                nxt = tokens[i + n]
+                if nxt and (accept is None or accept(nxt)):
+                    group = forms.setdefault(_stem(nxt), {})
+                    group[nxt] = group.get(nxt, 0) + 1
+    if not forms:
+        return None, 0, total
+    stem, group = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))
+    word = max(group.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    return word, sum(group.values()), total
+
+
+def is_modifier(term: str) -> bool:
+    """A single word that describes rather than names ("long-tailed", "self-supervised",
+    "out-of-distribution"): hyphenated, or ending like an adjective or participle."""
+    if " " in term or term in _NOUN_EXCEPTIONS:
+        return False
+    return "-" in term or bool(_BAD_LAST.search(term))
+
+
+def complete_modifier(term: str, token_streams: Sequence[Sequence[str]]) -> str | None:
+    """The modifier ``term`` with the noun that most often follows it in the topic's
+    documents ("long-tailed" -> "long-tailed recognition"), if that follows at least twice
+    and makes a name candidate."""
+    def noun(word: str) -> bool:
+        return not _bad_word(word) and word not in NOT_ALONE_TERMS - HEAD_ONLY_TERMS and is_name_candidate(f"{term} {word}")
+
+    word, count, _ = _follower([term], token_streams, accept=noun)
+    if word is None or count < 2:
+        return None
+    phrase = f"{term} {word}"
+    return phrase if is_name_candidate(phrase) else None
 
 
 def _overlaps(candidate: str, taken: set[str]) -> bool:

@@ -39,7 +39,10 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 
 from topics._jit import cache_umap_kernels
-from topics.labels import PhraseAnalyzer, extend_phrase, name_topics
+from topics.acronyms import find_acronyms
+from topics.areas import area_names, topic_areas
+from topics.consensus import ConsensusClusterer, membership_confidence
+from topics.labels import PhraseAnalyzer, topic_names
 from topics.text import clean_for_terms
 
 __all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]
@@ -80,7 +83,14 @@ def _texts(corpus: pd.DataFrame | Sequence[str]) -> list[str]:
 
 
 class TopicModel(BaseEstimator):
-    """Topics of a corpus from precomputed embeddings, with names and terms.
+    """Consensus topics of a corpus from precomputed embeddings, with names, terms and areas.
+
+    ``fit`` runs UMAP + HDBSCAN ``n_runs`` times with different seeds on the same exact
+    neighbour graph, builds one set of topics from the runs' agreement
+    (:class:`topics.consensus.ConsensusClusterer`, plugged into BERTopic as its
+    clustering model), gives the papers the consensus left out the topic their
+    neighbours agree on, names topics from BERTopic's c-TF-IDF terms, and groups the
+    topics into areas (:func:`topics.areas.topic_areas`).
 
     Parameters
     ----------
@@ -89,35 +99,62 @@ class TopicModel(BaseEstimator):
         ``None`` derives each from the corpus size (:func:`size_rule`).
     n_components
         Dimensions UMAP reduces to before clustering.
+    n_runs
+        UMAP + HDBSCAN runs the consensus is built from (seeds
+        :func:`topics.consensus.run_seeds`), each of 200 UMAP epochs; 1 gives a single
+        run's topics.
+    resolution
+        Leiden resolution of the consensus partition; larger gives more topics.
+    outlier_share
+        A paper without a consensus topic joins the topic holding at least this share
+        of its neighbours' similarity votes (:func:`topics.consensus.assign_outliers`);
+        ``1.0`` keeps every consensus outlier.
     reduce_outliers
-        Reassign outlier documents (topic -1) to the topic whose centroid is nearest
-        in embedding space (BERTopic's "embeddings" strategy), then recompute terms.
-        The share of outliers before reassignment stays in ``outlier_share_``.
+        Also give every remaining outlier the topic whose centroid is nearest in
+        embedding space (BERTopic's "embeddings" strategy), then recompute terms.
+    n_areas
+        Areas to group the topics into; ``None`` derives it from the number of topics
+        (:func:`topics.areas.area_rule`).
     top_n_terms
         Terms kept per topic in the tables.
     random_state
-        Seed for UMAP; the same inputs and seed give identical assignments.
+        Chooses the runs' seeds: different values use disjoint seed sets; the same
+        inputs and seed give identical assignments.
 
     Attributes
     ----------
     labels_ : ndarray of int, shape (n_docs,)
         Topic per document; -1 for outliers.
+    confidence_ : ndarray of float, shape (n_docs,)
+        Share of runs in which the document landed in its topic
+        (:func:`topics.consensus.membership_confidence`).
+    core_outlier_share_ : float
+        Share of documents the consensus left without a topic, before reassignment.
+    outlier_share_ : float
+        Share of documents without a topic in ``labels_``.
+    runs_ : ndarray of int, shape (n_runs, n_docs)
+        Each run's HDBSCAN labels (their own numbering).
     topic_names_ : dict[int, str]
         A short, distinct name per topic (-1: "outliers (no topic)").
     topic_terms_ : dict[int, list[tuple[str, float]]]
         Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
     topic_embeddings_ : dict[int, ndarray]
         Unit-length mean embedding per topic.
+    topic_areas_ : dict[int, int]
+        Area per topic (-1 for the outliers).
+    area_names_ : dict[int, str]
+        A name per area.
     reduced_embeddings_ : ndarray, shape (n_docs, n_components)
-        UMAP coordinates the clustering ran on.
-    outlier_share_ : float
-        Share of documents HDBSCAN left as outliers (before any reassignment).
+        The first run's UMAP coordinates.
+    acronyms_ : dict[str, str]
+        The acronyms the corpus defines, written out in terms and names
+        (:func:`topics.acronyms.find_acronyms`).
     params_ : dict
-        The resolved UMAP/HDBSCAN parameters.
-    neighbors_ : tuple of ndarray or None
-        The exact cosine neighbour graph UMAP was given, ``(indices, distances)`` from
-        :func:`nearest_neighbors`, for corpus sizes in ``SHARED_GRAPH_SIZES``; otherwise
-        ``None`` and UMAP found the neighbours itself. :func:`map_coordinates` reuses it.
+        The resolved parameters.
+    neighbors_ : tuple of ndarray
+        The exact cosine neighbour graph ``(indices, distances)`` from
+        :func:`nearest_neighbors` (``n_neighbors + 1`` columns, each document first);
+        :func:`map_coordinates` reuses it.
     bertopic_ : bertopic.BERTopic
         The fitted BERTopic model, for anything this class does not expose.
     """
@@ -129,7 +166,11 @@ class TopicModel(BaseEstimator):
         min_cluster_size: int | None = None,
         min_samples: int | None = None,
         n_components: int = 5,
+        n_runs: int = 10,
+        resolution: float = 1.0,
+        outlier_share: float = 0.3,
         reduce_outliers: bool = False,
+        n_areas: int | None = None,
         top_n_terms: int = 10,
         random_state: int | None = None,
     ):
@@ -137,7 +178,11 @@ class TopicModel(BaseEstimator):
         self.min_cluster_size = min_cluster_size
         self.min_samples = min_samples
         self.n_components = n_components
+        self.n_runs = n_runs
+        self.resolution = resolution
+        self.outlier_share = outlier_share
         self.reduce_outliers = reduce_outliers
+        self.n_areas = n_areas
         self.top_n_terms = top_n_terms
         self.random_state = random_state
 
@@ -145,13 +190,15 @@ class TopicModel(BaseEstimator):
     def _resolve_params(self, n_docs: int) -> dict:
         rule = size_rule(n_docs)
         params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
-        params["n_neighbors"] = min(params["n_neighbors"], n_docs - 1)
+        params["n_neighbors"] = min(params["n_neighbors"], n_docs - 2)
         params["n_components"] = min(self.n_components, n_docs - 2)
         params["random_state"] = 0 if self.random_state is None else int(self.random_state)
+        params["n_runs"] = int(self.n_runs)
+        params["resolution"] = float(self.resolution)
         return params
 
-    def _vectorizer(self) -> CountVectorizer:
-        return CountVectorizer(analyzer=PhraseAnalyzer())
+    def _analyzer(self) -> PhraseAnalyzer:
+        return PhraseAnalyzer(acronyms=self.acronyms_)
 
     def fit(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> TopicModel:
         """Fit topics to ``corpus`` (a corpus frame or a list of abstracts).
@@ -159,9 +206,8 @@ class TopicModel(BaseEstimator):
         ``embeddings`` has one row per document, in the same order.
         """
         from bertopic import BERTopic
+        from bertopic.dimensionality import BaseDimensionalityReduction
         from bertopic.vectorizers import ClassTfidfTransformer
-        from hdbscan import HDBSCAN
-        from umap import UMAP
 
         texts = _texts(corpus)
         embeddings = np.asarray(embeddings, dtype=np.float32)
@@ -171,44 +217,41 @@ class TopicModel(BaseEstimator):
             raise ValueError(f"need at least {MIN_DOCUMENTS} documents to find topics, got {len(texts)}")
         if not np.isfinite(embeddings).all():
             raise ValueError("embeddings contain NaN or infinite values")
+        if not 0 <= self.outlier_share <= 1:
+            raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
         params = self._resolve_params(len(texts))
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
-        knn = _shared_graph(embeddings, params["n_neighbors"])
-        cache_umap_kernels()
-        umap_model = UMAP(
+        self.acronyms_ = find_acronyms(cleaned)
+        knn = nearest_neighbors(embeddings, n_neighbors=params["n_neighbors"] + 1)
+        clusterer = ConsensusClusterer(
+            n_runs=params["n_runs"],
             n_neighbors=params["n_neighbors"],
             n_components=params["n_components"],
-            min_dist=0.0,
-            metric="cosine",
-            random_state=params["random_state"],
-            init="spectral" if len(texts) > params["n_components"] + 5 else "random",
-            n_jobs=1,  # what a seed forces anyway; saying so spares the warning
-            precomputed_knn=_umap_knn(knn),
-        )
-        hdbscan_model = HDBSCAN(
             min_cluster_size=params["min_cluster_size"],
             min_samples=params["min_samples"],
-            metric="euclidean",
-            cluster_selection_method="eom",
-            prediction_data=True,
+            resolution=params["resolution"],
+            outlier_share=self.outlier_share,
+            neighbors=knn,
+            random_state=params["random_state"],
         )
-        vectorizer = self._vectorizer()
+        vectorizer = CountVectorizer(analyzer=self._analyzer())
         ctfidf = ClassTfidfTransformer(reduce_frequent_words=True)
         model = BERTopic(
             language=None,  # "english" strips hyphens: "self-supervised" -> "selfsupervised"
-            umap_model=umap_model,
-            hdbscan_model=hdbscan_model,
+            umap_model=BaseDimensionalityReduction(),  # each consensus run reduces the embeddings itself
+            hdbscan_model=clusterer,
             vectorizer_model=vectorizer,
             ctfidf_model=ctfidf,
             top_n_words=max(self.top_n_terms, 30),
         )
-        with _no_search_index_warning():
-            topics, _ = model.fit_transform(cleaned, embeddings)
+        topics, _ = model.fit_transform(cleaned, embeddings)
         topics = np.asarray(topics, dtype=int)
-        self.outlier_share_ = float(np.mean(topics == -1))
+        renumber = dict(zip(clusterer.labels_.tolist(), topics.tolist()))
+        core = np.array([renumber.get(t, -1) if t != -1 else -1 for t in clusterer.core_labels_], dtype=int)
+        self.core_outlier_share_ = float(np.mean(core == -1))
         if (topics != -1).sum() == 0:
             logger.warning(
-                "HDBSCAN found no topic among %d documents (all outliers); lower min_cluster_size (now %d)",
+                "the consensus found no topic among %d documents (all outliers); lower min_cluster_size (now %d)",
                 len(texts), params["min_cluster_size"],
             )
         elif self.reduce_outliers and (topics == -1).any():
@@ -219,30 +262,30 @@ class TopicModel(BaseEstimator):
         self.params_ = params
         self.neighbors_ = knn
         self.bertopic_ = model
-        self.reduced_embeddings_ = np.asarray(model.umap_model.embedding_, dtype=np.float32)
+        self.runs_ = clusterer.runs_
+        self.seeds_ = clusterer.seeds_
+        self.reduced_embeddings_ = clusterer.reduced_embeddings_
         self._set_topics(topics, embeddings, cleaned)
         return self
 
     def _set_topics(self, topics: np.ndarray, embeddings: np.ndarray, cleaned: list[str]) -> None:
         self.labels_ = topics
+        self.outlier_share_ = float(np.mean(topics == -1))
+        self.confidence_ = membership_confidence(topics, self.runs_)
         self.texts_ = cleaned
         representations = self.bertopic_.topic_representations_
         sizes = pd.Series(topics).value_counts().to_dict()
         ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
-        analyzer = PhraseAnalyzer()
-        tokens = [analyzer.tokens(text) for text in cleaned]  # one pass serves counting and extension
-        topic_counts, corpus_counts = _doc_counts(ranked, topics, [analyzer.grams(t) for t in tokens])
-        names = name_topics(ranked, sizes, topic_counts, corpus_counts)
-        self.topic_names_ = {
-            t: extend_phrase(n, [tokens[i] for i in np.flatnonzero(topics == t)]) if t != -1 else n
-            for t, n in names.items()
-        }
+        analyzer = self._analyzer()
+        self.topic_names_ = topic_names(ranked, topics, cleaned, analyzer=analyzer)
         self.topic_terms_ = {t: terms[: self.top_n_terms] for t, terms in ranked.items()}
         centroids = {}
         for t in sorted(sizes):
             v = embeddings[topics == t].mean(axis=0)
             centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
         self.topic_embeddings_ = centroids
+        self.topic_areas_ = topic_areas(centroids, sizes, n_areas=self.n_areas)
+        self.area_names_ = area_names(self.topic_areas_, topics, cleaned, analyzer=analyzer)
         self._embeddings = embeddings
 
     def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
@@ -260,6 +303,18 @@ class TopicModel(BaseEstimator):
         self._check_fitted()
         return sorted(self.topic_names_, key=lambda t: (t != -1, -int((self.labels_ == t).sum()), t))
 
+    @property
+    def areas(self) -> list[int]:
+        """Area ids in order: -1 (the outliers, if any) then by size."""
+        self._check_fitted()
+        doc_areas = self.document_areas()
+        return sorted(self.area_names_, key=lambda a: (a != -1, -int((doc_areas == a).sum()), a))
+
+    def document_areas(self) -> np.ndarray:
+        """Area per document (-1 for outliers)."""
+        self._check_fitted()
+        return np.array([self.topic_areas_.get(int(t), -1) for t in self.labels_], dtype=int)
+
     def rename(self, names: Mapping[int, str]) -> TopicModel:
         """A copy whose topics in ``names`` carry the given names."""
         self._check_fitted()
@@ -271,7 +326,7 @@ class TopicModel(BaseEstimator):
         return new
 
     def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
-        """A copy in which ``topics_to_merge`` form one topic; terms and names recomputed."""
+        """A copy in which ``topics_to_merge`` form one topic; terms, names and areas recomputed."""
         self._check_fitted()
         merge = sorted({int(t) for t in topics_to_merge})
         if len(merge) < 2:
@@ -283,19 +338,6 @@ class TopicModel(BaseEstimator):
         new.bertopic_.merge_topics(self.texts_, merge)
         new._set_topics(np.asarray(new.bertopic_.topics_, dtype=int), self._embeddings, self.texts_)
         return new
-
-
-def _doc_counts(ranked: dict, topics: np.ndarray, grams_per_doc: list[list[str]]) -> tuple[dict, dict]:
-    """How many of each topic's documents, and of all documents, hold each candidate term."""
-    wanted = {w for terms in ranked.values() for w, _ in terms}
-    corpus: dict[str, int] = dict.fromkeys(wanted, 0)
-    counts: dict[int, dict[str, int]] = {t: dict.fromkeys((w for w, _ in terms), 0) for t, terms in ranked.items()}
-    for topic, grams in zip(topics.tolist(), grams_per_doc):
-        for w in wanted.intersection(grams):
-            corpus[w] += 1
-            if topic in counts and w in counts[topic]:
-                counts[topic][w] += 1
-    return counts, corpus
 
 
 def nearest_neighbors(embeddings: np.ndarray, *, n_neighbors: int = 15) -> tuple[np.ndarray, np.ndarray]:

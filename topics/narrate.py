@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["describe_change", "narrate"]
+__all__ = ["describe_change", "narrate", "narrate_areas"]
 
 
 def _cap(text: str) -> str:
@@ -24,6 +24,36 @@ def describe_change(row: pd.Series | dict, year_a: int, year_b: int) -> str:
         f"({row['diff_pp']:+.1f} points, 95 % CI {row['ci_low_pp']:+.1f} to {row['ci_high_pp']:+.1f}; "
         f"q = {row['q_value']:.2g})."
     )
+
+
+def narrate_areas(area_comparison: pd.DataFrame, *, max_items: int = 3, alpha: float = 0.05) -> list[str]:
+    """Sentences on the areas (groups of topics) of a :func:`topics.trends.compare_years`
+    table built per area: how many changed clearly, then each clear change (largest |z|
+    first, at most ``max_items`` each way), or the largest estimated rise and fall."""
+    areas = area_comparison[area_comparison["topic"] != -1]
+    if not len(areas):
+        return []
+    a, b = int(area_comparison.attrs["year_a"]), int(area_comparison.attrs["year_b"])
+    grew = areas[areas["direction"] == "grew"].sort_values("z", ascending=False)
+    shrank = areas[areas["direction"] == "shrank"].sort_values("z")
+    n_clear = len(grew) + len(shrank)
+    lead = f"The topics fall into {len(areas)} area{'s' if len(areas) != 1 else ''}; "
+    if n_clear:
+        sentences = [lead + f"{n_clear} changed clearly in share from {a} to {b} ({len(grew)} grew, {len(shrank)} shrank)."]
+        for part in (grew.head(max_items), shrank.head(max_items)):
+            sentences.extend(f"Area {describe_change(row, a, b)}" for _, row in part.iterrows())
+        return sentences
+    sentences = [lead + f"no area's share changed clearly from {a} to {b} (no q-value below {alpha:g})."]
+    rise, fall = areas.loc[areas["diff_pp"].idxmax()], areas.loc[areas["diff_pp"].idxmin()]
+    if rise["diff_pp"] > 0:
+        sentences.append(f"The largest estimated rise among areas: {_lower(describe_change(rise, a, b))}")
+    if fall["diff_pp"] < 0:
+        sentences.append(f"The largest estimated fall among areas: {_lower(describe_change(fall, a, b))}")
+    return sentences
+
+
+def _lower(sentence: str) -> str:
+    return sentence[:1].lower() + sentence[1:]
 
 
 def narrate(

@@ -20,11 +20,11 @@ import pandas as pd
 from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
 from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
-from topics.tables import document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
 from topics.trends import compare_years, pick_years, prevalence
 
-__all__ = ["Analysis", "analyze", "write_tables"]
+__all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +39,9 @@ class Analysis:
     embeddings : (n_docs, dim) array, one row per corpus row
     model : the fitted :class:`topics.TopicModel`
     coords : (n_docs, 2) UMAP layout for the topic map
-    documents, topics, terms, representatives, similarity : tables from :mod:`topics.tables`
-    prevalence, comparison : tables from :mod:`topics.trends`
+    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.tables`
+    prevalence, comparison : tables from :mod:`topics.trends`, per topic
+    area_comparison : :func:`topics.trends.compare_years` per area (areas group topics)
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
     settings : embedding backend, seed, years, parameters -- what the methods section states
     timings : seconds per stage
@@ -57,6 +58,8 @@ class Analysis:
     similarity: pd.DataFrame
     prevalence: pd.DataFrame
     comparison: pd.DataFrame
+    areas: pd.DataFrame = field(default_factory=pd.DataFrame)
+    area_comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
@@ -68,6 +71,20 @@ class Analysis:
     @property
     def year_b(self) -> int:
         return int(self.comparison.attrs["year_b"])
+
+
+def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
+    """What is embedded for each paper: ``"<title>. <abstract>"`` where the paper has a
+    title (and ``titles``), else the abstract; LaTeX and URLs removed
+    (:func:`topics.text.clean_for_terms`)."""
+    abstracts = [clean_for_terms(str(t)) for t in corpus["abstract"]]
+    if not titles or "title" not in corpus:
+        return abstracts
+    out = []
+    for title, abstract in zip(corpus["title"].fillna("").astype(str), abstracts):
+        title = clean_for_terms(title).strip().rstrip(".")
+        out.append(f"{title}. {abstract}" if title else abstract)
+    return out
 
 
 def analyze(
@@ -118,8 +135,7 @@ def analyze(
 
     start = time.perf_counter()
     if embeddings is None:
-        texts = [clean_for_terms(t) for t in corpus["abstract"]]
-        embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
+        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start
@@ -139,8 +155,12 @@ def analyze(
     documents = document_table(model, corpus)
     comparison = compare_years(documents, year_a, year_b, include_outliers=include_outliers)
     prev = prevalence(documents[documents["year"].isin([comparison.attrs["year_a"], comparison.attrs["year_b"]])], include_outliers=include_outliers)
+    by_area = documents.assign(topic=documents["area"], topic_label=documents["area_label"])
+    area_comparison = compare_years(by_area, year_a, year_b, include_outliers=include_outliers)
     result_tables = {
-        "topics": topic_table(model),
+        "topics": topic_table(model, corpus),
+        "areas": area_table(model),
+        "area_comparison": area_comparison,
         "terms": term_table(model),
         "representatives": representative_documents(model, corpus, embeddings),
         "similarity": topic_similarity(model),
@@ -160,6 +180,10 @@ def analyze(
         "n_documents": len(corpus),
         "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
         "outlier_share": model.outlier_share_,
+        "core_outlier_share": model.core_outlier_share_,
+        "low_confidence_share": float(documents["low_confidence"].mean()),
+        "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
+        "seeds": [int(s) for s in model.seeds_],
         "reduce_outliers": model.reduce_outliers,
         "stability_seeds": [int(x) for x in stability_seeds],
         **{k: v for k, v in model.params_.items() if k != "random_state"},
@@ -180,11 +204,14 @@ def analyze(
 
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
-    """Write ``documents.csv``, ``topics.csv`` and ``comparison.csv`` into ``directory``,
-    and ``stability.csv`` where the analysis refitted with other seeds.
+    """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
+    topic) and ``area_comparison.csv`` (per area) into ``directory``, and
+    ``stability.csv`` where the analysis refitted with other seeds.
 
     Returns the paths written, by table name.
     """
+    from topics.tables import TOPIC_COLUMNS
+
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     a, b = analysis.year_a, analysis.year_b
@@ -194,11 +221,15 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     ]
     tables = {
         "documents": analysis.documents[
-            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
+             "confidence", "low_confidence", "area", "area_label"]
         ],
-        "topics": analysis.topics[["topic", "label", "n_docs", "top_terms"]],
+        "topics": analysis.topics[TOPIC_COLUMNS],
         "comparison": analysis.comparison[comparison_cols],
     }
+    if len(analysis.areas):
+        tables["areas"] = analysis.areas
+        tables["area_comparison"] = analysis.area_comparison[comparison_cols].rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
     paths = {}

@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 
 from topics import plots
-from topics.narrate import narrate
+from topics.narrate import narrate, narrate_areas
 from topics.pipeline import Analysis
 from topics.text import first_sentence
 
@@ -28,6 +28,9 @@ _PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transforme
 
 # How to read each chart, shown above it.
 _HOW_TO_READ = {
+    "area_shift": "Areas group related topics. Left: each area's share of papers in the earlier year (open circle) "
+    "and the later year (filled). Right: the change in percentage points with its 95 % interval. The topic "
+    "charts below break each area down.",
     "shift": "Left: each topic's share of papers in the earlier year (open circle) and the later year (filled). "
     "Right: the change in percentage points with its 95 % interval; an interval that crosses zero is compatible "
     "with no change. Faded bars did not pass the false-discovery correction.",
@@ -47,7 +50,10 @@ _HOW_TO_READ = {
 
 def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
     """Every chart of the report, by key, built from the analysis tables."""
-    figs = {
+    figs = {}
+    if len(analysis.area_comparison) >= 2:
+        figs["area_shift"] = plots.prevalence_shift(analysis.area_comparison)
+    figs |= {
         "shift": plots.prevalence_shift(analysis.comparison),
         "significance": plots.significance_plot(analysis.comparison),
         "map": plots.topic_map(
@@ -111,6 +117,9 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
                 "label": row.label,
                 "color": colors[row.topic],
                 "terms": row.top_terms,
+                "area": row.area_label,
+                "confidence": float(row.mean_confidence),
+                "n_low": int(analysis.documents.loc[analysis.documents["topic"] == row.topic, "low_confidence"].sum()),
                 "n_docs": row.n_docs,
                 "n_a": int(c[f"n_{a}"]) if c is not None else 0,
                 "n_b": int(c[f"n_{b}"]) if c is not None else 0,
@@ -121,6 +130,38 @@ def _topic_cards(analysis: Analysis) -> list[dict]:
             }
         )
     return cards
+
+
+def _area_rows(analysis: Analysis) -> list[dict]:
+    """Each area with its change and its topics (largest first), for the drill-down table."""
+    if not len(analysis.areas):
+        return []
+    a, b = analysis.year_a, analysis.year_b
+    comp = analysis.area_comparison.set_index("topic")
+    topic_comp = analysis.comparison.set_index("topic")
+    rows = []
+    for area in analysis.areas.itertuples(index=False):
+        if area.area == -1 or area.area not in comp.index:
+            continue
+        c = comp.loc[area.area]
+        members = analysis.topics[(analysis.topics["area"] == area.area) & (analysis.topics["topic"] != -1)]
+        rows.append(
+            {
+                "label": area.label, "n_docs": int(area.n_docs),
+                "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
+                "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
+                "q": float(c["q_value"]), "direction": c["direction"],
+                "topics": [
+                    {
+                        "topic": int(t.topic), "label": t.label, "n_docs": int(t.n_docs),
+                        "diff": float(topic_comp.loc[t.topic, "diff_pp"]) if t.topic in topic_comp.index else float("nan"),
+                        "direction": topic_comp.loc[t.topic, "direction"] if t.topic in topic_comp.index else "",
+                    }
+                    for t in members.itertuples(index=False)
+                ],
+            }
+        )
+    return rows
 
 
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
@@ -173,7 +214,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         title=title or f"{venue} {a} vs {b}: topics and trends",
         year_a=a,
         year_b=b,
-        summary=narrate(comp, stability=analysis.stability),
+        summary=narrate_areas(analysis.area_comparison) + narrate(comp, stability=analysis.stability),
+        areas=_area_rows(analysis),
         stability=bool(len(analysis.stability)),
         charts=charts,
         cards=_topic_cards(analysis),

@@ -18,10 +18,9 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from topics.tables import document_table
 from topics.trends import compare_years
 
-__all__ = ["match_topics", "seed_stability"]
+__all__ = ["labeling_stability", "match_topics", "seed_stability"]
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +63,7 @@ def seed_stability(
     *,
     seeds: Sequence[int] = (1, 2, 3, 4),
     min_jaccard: float = 0.5,
+    refits: Sequence | None = None,
 ) -> pd.DataFrame:
     """Refit ``model`` with each of ``seeds`` and check which topics and changes hold.
 
@@ -71,7 +71,8 @@ def seed_stability(
     ----------
     model
         The fitted reference :class:`topics.TopicModel`; refits use an unfitted clone of
-        it with only ``random_state`` changed. Names given with ``rename`` are kept (they
+        it with only ``random_state`` changed (a consensus model draws a disjoint set of
+        run seeds for each ``random_state``). Names given with ``rename`` are kept (they
         label the reference topics); topics joined with ``merge`` are compared as one
         topic against refits that do not merge, so they come back less often.
     corpus, embeddings
@@ -84,6 +85,36 @@ def seed_stability(
     min_jaccard
         A topic "comes back" in a seed when its best match shares at least this Jaccard
         index of papers with it.
+    refits
+        Models already fitted with ``seeds`` (in that order), to reuse instead of refitting.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`labeling_stability`.
+    """
+    if not len(seeds):
+        raise ValueError("give at least one seed to compare with")
+    if refits is None:
+        refits = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings) for seed in seeds]
+    elif len(refits) != len(seeds):
+        raise ValueError(f"{len(refits)} refits for {len(seeds)} seeds")
+    return labeling_stability(corpus, model.labels_, comparison, [r.labels_ for r in refits], seeds=seeds, min_jaccard=min_jaccard)
+
+
+def labeling_stability(
+    corpus: pd.DataFrame,
+    reference: Sequence[int],
+    comparison: pd.DataFrame,
+    others: Sequence[Sequence[int]],
+    *,
+    seeds: Sequence[int],
+    min_jaccard: float = 0.5,
+) -> pd.DataFrame:
+    """Which topics of the ``reference`` labelling, and which of their changes, hold in ``others``.
+
+    ``others`` are topic assignments of the same documents from refits with ``seeds``;
+    ``comparison`` is the reference's :func:`topics.trends.compare_years` table.
 
     Returns
     -------
@@ -96,19 +127,19 @@ def seed_stability(
         NaN where it never came back), and ``stable`` (came back with the same direction
         in every seed).
     """
-    if not len(seeds):
-        raise ValueError("give at least one seed to compare with")
     if not 0 < min_jaccard <= 1:
         raise ValueError(f"min_jaccard must be in (0, 1], got {min_jaccard}")
+    if len(others) != len(seeds) or not len(seeds):
+        raise ValueError(f"give one labelling per seed, got {len(others)} labellings for {len(seeds)} seeds")
     year_a, year_b = int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
     counted = bool(comparison["outliers_counted"].iloc[0]) if len(comparison) else False
-    reference = comparison[comparison["topic"] != -1].set_index("topic")
+    reference_table = comparison[comparison["topic"] != -1].set_index("topic")
     per_seed = []
-    for seed in seeds:
-        refit = clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings)
-        other = compare_years(document_table(refit, corpus), year_a, year_b, include_outliers=counted).set_index("topic")
-        matches = match_topics(model.labels_, refit.labels_).set_index("topic")
-        for topic in reference.index:  # every reference topic has a row in matches
+    for seed, labels in zip(seeds, others):
+        documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": np.asarray(labels)})
+        other = compare_years(documents, year_a, year_b, include_outliers=counted).set_index("topic")
+        matches = match_topics(reference, labels).set_index("topic")
+        for topic in reference_table.index:  # every reference topic has a row in matches
             best = matches.loc[topic]
             back = best["jaccard"] >= min_jaccard and int(best["match"]) in other.index
             row = other.loc[int(best["match"])] if back else None
@@ -118,7 +149,7 @@ def seed_stability(
                     "seed": int(seed),
                     "jaccard": float(best["jaccard"]),
                     "recovered": bool(back),
-                    "same_direction": bool(back and row["direction"] == reference.loc[topic, "direction"]),
+                    "same_direction": bool(back and row["direction"] == reference_table.loc[topic, "direction"]),
                     "diff_pp": float(row["diff_pp"]) if back else np.nan,
                 }
             )
@@ -131,7 +162,7 @@ def seed_stability(
         diff_pp_min=("diff_pp", "min"),
         diff_pp_max=("diff_pp", "max"),
     )
-    out = reference[["label"]].join(summary).reset_index()
+    out = reference_table[["label"]].join(summary).reset_index()
     out.insert(2, "n_seeds", len(seeds))
     out["recovered"] = out["recovered"].astype(int)
     out["same_direction"] = out["same_direction"].astype(int)

@@ -11,9 +11,23 @@ import pandas as pd
 
 from topics.model import TopicModel
 
-__all__ = ["document_table", "representative_documents", "term_table", "topic_similarity", "topic_table"]
+__all__ = [
+    "LOW_CONFIDENCE",
+    "area_table",
+    "document_table",
+    "representative_documents",
+    "term_table",
+    "topic_similarity",
+    "topic_table",
+]
 
-DOCUMENT_COLUMNS = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+DOCUMENT_COLUMNS = [
+    "doc_id", "venue", "year", "title", "abstract", "source", "position",
+    "topic", "topic_label", "confidence", "low_confidence", "area", "area_label",
+]
+#: A paper whose ``confidence`` (share of runs in which it landed in its topic) is below
+#: this is flagged ``low_confidence``: most runs put it elsewhere or nowhere.
+LOW_CONFIDENCE = 0.5
 
 
 def _check(model: TopicModel, corpus: pd.DataFrame | None = None) -> None:
@@ -23,47 +37,106 @@ def _check(model: TopicModel, corpus: pd.DataFrame | None = None) -> None:
 
 
 def document_table(model: TopicModel, corpus: pd.DataFrame) -> pd.DataFrame:
-    """One row per document with its topic.
+    """One row per document with its topic, confidence and area.
 
     Returns
     -------
     pandas.DataFrame
         ``doc_id``, ``venue``, ``year``, ``title``, ``abstract``, ``source``,
-        ``position``, ``topic`` (-1: outlier), ``topic_label``, then the corpus's extra
-        columns, in corpus order.
+        ``position``, ``topic`` (-1: outlier), ``topic_label``, ``confidence`` (share of
+        the consensus runs in which the paper landed in its topic), ``low_confidence``
+        (``confidence`` below :data:`LOW_CONFIDENCE`), ``area`` (-1 for outliers),
+        ``area_label``, then the corpus's extra columns, in corpus order.
     """
     _check(model, corpus)
     out = corpus.copy()
     out["topic"] = model.labels_
     out["topic_label"] = out["topic"].map(model.topic_names_)
+    out["confidence"] = model.confidence_
+    out["low_confidence"] = (model.confidence_ < LOW_CONFIDENCE) & (model.labels_ != -1)
+    out["area"] = model.document_areas()
+    out["area_label"] = out["area"].map(model.area_names_)
     extra = [c for c in corpus.columns if c not in DOCUMENT_COLUMNS]
     return out[[c for c in DOCUMENT_COLUMNS if c in out.columns] + extra].reset_index(drop=True)
 
 
-def topic_table(model: TopicModel) -> pd.DataFrame:
+def _typical_titles(model: TopicModel, corpus: pd.DataFrame | None, topic: int, n: int = 3) -> str:
+    """The ``n`` papers of ``topic`` closest to its centroid: titles, else the abstracts' first words."""
+    from topics.text import first_sentence
+
+    idx = np.flatnonzero(model.labels_ == topic)
+    emb = model._embeddings[idx]
+    emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+    order = idx[np.argsort(-(emb @ model.topic_embeddings_[topic]), kind="stable")][:n]
+    titles = []
+    for i in order:
+        title = str(corpus["title"].iloc[i]) if corpus is not None and "title" in corpus else ""
+        text = title.strip() or first_sentence(corpus["abstract"].iloc[i] if corpus is not None else model.texts_[i], max_chars=80)
+        titles.append(text)
+    return " | ".join(titles)
+
+
+def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per topic, outliers (-1) first, then by size.
 
     Returns
     -------
     pandas.DataFrame
-        ``topic``, ``label``, ``n_docs``, ``share`` (of all documents, outliers
-        counted), ``top_terms`` (comma-separated, best first).
+        ``topic``, ``label``, ``area``, ``area_label``, ``n_docs``, ``share`` (of all
+        documents, outliers counted), ``mean_confidence`` (of its papers),
+        ``top_terms`` (comma-separated, best first), ``typical_titles`` (the three
+        papers closest to the topic's centroid, ``" | "``-separated: titles, or the
+        first words of the abstract where the corpus has no titles; empty for -1).
     """
-    _check(model)
+    _check(model, corpus)
     rows = []
     n = len(model.labels_)
     for t in model.topics:
-        size = int((model.labels_ == t).sum())
+        members = model.labels_ == t
         rows.append(
             {
                 "topic": t,
                 "label": model.topic_names_[t],
-                "n_docs": size,
-                "share": size / n,
+                "area": model.topic_areas_.get(t, -1),
+                "area_label": model.area_names_.get(model.topic_areas_.get(t, -1), ""),
+                "n_docs": int(members.sum()),
+                "share": members.sum() / n,
+                "mean_confidence": float(model.confidence_[members].mean()),
                 "top_terms": ", ".join(w for w, _ in model.topic_terms_.get(t, [])),
+                "typical_titles": _typical_titles(model, corpus, t) if t != -1 else "",
             }
         )
-    return pd.DataFrame(rows, columns=["topic", "label", "n_docs", "share", "top_terms"])
+    return pd.DataFrame(rows, columns=TOPIC_COLUMNS)
+
+
+TOPIC_COLUMNS = ["topic", "label", "area", "area_label", "n_docs", "share", "mean_confidence", "top_terms", "typical_titles"]
+
+
+def area_table(model: TopicModel) -> pd.DataFrame:
+    """One row per area, outliers (-1) first, then by size.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``area``, ``label``, ``n_topics``, ``n_docs``, ``share`` (of all documents),
+        ``topics`` (its topics' names, largest first, ``"; "``-separated).
+    """
+    _check(model)
+    doc_areas = model.document_areas()
+    rows = []
+    for a in model.areas:
+        members = [t for t in model.topics if model.topic_areas_.get(t, -1) == a]
+        rows.append(
+            {
+                "area": a,
+                "label": model.area_names_[a],
+                "n_topics": len([t for t in members if t != -1]),
+                "n_docs": int((doc_areas == a).sum()),
+                "share": float((doc_areas == a).mean()),
+                "topics": "; ".join(model.topic_names_[t] for t in members),
+            }
+        )
+    return pd.DataFrame(rows, columns=["area", "label", "n_topics", "n_docs", "share", "topics"])
 
 
 def term_table(model: TopicModel) -> pd.DataFrame:

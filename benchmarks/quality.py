@@ -1,0 +1,107 @@
+"""Topic quality of `topics` beside plain BERTopic, on the same embeddings.
+
+    python benchmarks/quality.py --dataset sample   # 90 abstracts, about a minute
+    python benchmarks/quality.py --dataset full     # 4,364 abstracts, 10-20 minutes on 2 cores
+    python benchmarks/quality.py --table            # only rewrite the table in benchmarks/README.md
+
+Both models are scored by `topics.evaluate` (NPMI coherence, diversity, outlier share,
+agreement between the fit and refits with other seeds, and the share of clear
+2024-vs-2025 changes that hold in every refit). `topics` is refitted with random states
+1 and 2 (each a new, disjoint set of run seeds); plain BERTopic (its defaults, UMAP
+seeded) with seeds 1 and 2. Results go to ``benchmarks/results/quality-<dataset>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+README = HERE / "README.md"
+START, END = "<!-- quality table: benchmarks/quality.py --table -->", "<!-- end of quality table -->"
+METRICS = [
+    ("topics", "topics", "{:.0f}"),
+    ("outlier_share", "outliers", "{:.1%}"),
+    ("npmi", "NPMI", "{:.3f}"),
+    ("diversity", "diversity", "{:.3f}"),
+    ("seed_mean_ari", "seed ARI (mean)", "{:.3f}"),
+    ("topics_recovered", "topics back in every refit", "{:.1%}"),
+    ("changes_held", "clear changes held", "{:.1%}"),
+]
+
+
+def run(dataset: str, refits: list[int]) -> dict:
+    import topics
+    from topics.embed import embed_texts, get_embedder
+    from topics.evaluate import evaluate_model, evaluate_plain_bertopic
+    from topics.text import clean_for_terms
+
+    corpus = topics.datasets.load_dataset(dataset)
+    embedder = get_embedder("minilm")
+    embeddings = embed_texts([clean_for_terms(t) for t in corpus["abstract"]], embedder, cache=True)
+    out = {"dataset": dataset, "n_documents": len(corpus), "embedding": embedder.name, "refit_seeds": refits}
+    start = time.perf_counter()
+    model = topics.TopicModel(random_state=0).fit(corpus, embeddings)
+    fit_s = time.perf_counter() - start
+    scores = evaluate_model(model, corpus, embeddings, refit_seeds=refits)
+    out["topics"] = {**dict(zip(scores["metric"], scores["value"])), "fit_s": fit_s}
+    start = time.perf_counter()
+    base = evaluate_plain_bertopic(corpus, embeddings, random_state=0, refit_seeds=refits)
+    out["plain_bertopic"] = {**dict(zip(base["metric"], base["value"])), "fit_s": (time.perf_counter() - start) / (1 + len(refits))}
+    return out
+
+
+def table() -> str:
+    rows = ["| results file | commit | model | " + " | ".join(h for _, h, _ in METRICS) + " | fit (s) |",
+            "|---" * (len(METRICS) + 4) + "|"]
+    for path in sorted(RESULTS.glob("quality-*.json")):
+        data = json.loads(path.read_text())
+        for key, name in (("before", "topics before consensus"), ("topics", "topics"), ("plain_bertopic", "plain BERTopic")):
+            if key not in data:
+                continue
+            values = data[key]
+            cells = [fmt.format(values[m]) if m in values and values[m] == values[m] else "-" for m, _, fmt in METRICS]
+            fit = f"{values['fit_s']:.0f}" if "fit_s" in values else "-"
+            commit = values.get("commit", data.get("commit", ""))
+            rows.append(f"| `{path.name}` | {commit} | {name} | " + " | ".join(cells) + f" | {fit} |")
+    return "\n".join(rows)
+
+
+def write_table() -> None:
+    text = README.read_text()
+    body = f"{START}\n{table()}\n{END}"
+    if START in text:
+        text = text[: text.index(START)] + body + text[text.index(END) + len(END):]
+    else:
+        text += "\n## Topic quality\n\n" + body + "\n"
+    README.write_text(text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", choices=["sample", "full"], default="sample")
+    parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
+    args = parser.parse_args()
+    if not args.table:
+        result = run(args.dataset, [1, 2])
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE).stdout.strip()
+        path = RESULTS / f"quality-{args.dataset}.json"
+        previous = json.loads(path.read_text()) if path.exists() else {}
+        result.update(commit=commit, date=date.today().isoformat(), python=sys.version.split()[0])
+        if "before" in previous:  # the single-seed model's figures, measured once at bb006e9
+            result["before"] = previous["before"]
+        RESULTS.mkdir(exist_ok=True)
+        path.write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result, indent=2))
+    write_table()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Acronyms and their definitions, found in the corpus itself.
+
+Abstracts define the acronyms of their field: "self-supervised learning (SSL)",
+"optimal transport (OT)", "mixture of experts (MoE)". :func:`find_acronyms` runs the
+Schwartz & Hearst (2003) algorithm ("A simple algorithm for identifying abbreviation
+definitions in biomedical text", the ``abbreviations`` package) over the documents and
+keeps, per acronym, the definition the corpus uses most. :func:`expand_acronyms` writes
+each acronym out in full, so that topic terms and names read "self-supervised learning"
+where the abstracts write "SSL" -- and an acronym stays bare only where the corpus never
+defines it.
+
+Schwartz-Hearst stops at the shortest definition whose words start the acronym's
+letters, so "self-supervised learning (SSL)" gives "supervised learning"; a definition
+preceded by a hyphenated prefix ("self-") is extended to take it back.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+__all__ = ["expand_acronyms", "find_acronyms"]
+
+logger = logging.getLogger(__name__)
+
+#: An acronym: 2 to 10 characters, starting with a letter, at least two capitals
+#: ("SSL", "MoE", "NeRF", "GPT-4" is left alone), optionally a plural "s".
+_ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9]{1,9}$")
+
+
+def _clean_definition(definition: str) -> str:
+    return re.sub(r"\s+", " ", definition.replace("\u2010", "-")).strip(" -").lower()
+
+
+def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]:
+    """The corpus's acronyms and the definition it uses most for each.
+
+    Parameters
+    ----------
+    texts
+        Documents (abstracts); each is searched on its own.
+    min_count
+        Keep an acronym only where its chosen definition occurs at least this often.
+
+    Returns
+    -------
+    dict
+        ``{acronym as written: definition in lower case}``, e.g. ``{"SSL":
+        "self-supervised learning"}``. Acronyms without two capital letters (which are
+        often ordinary words) and definitions of a single word are left out.
+    """
+    from abbreviations import schwartz_hearst
+
+    found: dict[str, Counter[str]] = {}
+    for text in texts:
+        text = str(text)
+        if "(" not in text:
+            continue
+        try:
+            pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
+        except Exception as exc:  # the package raises bare errors on odd input; one abstract must not stop the rest
+            logger.debug("acronym search failed on one document: %s", exc)
+            continue
+        for acronym, definition in pairs.items():
+            acronym = acronym.strip()
+            singular = acronym[:-1] if acronym.endswith("s") and len(acronym) > 2 else acronym
+            if not _ACRONYM.match(singular):
+                continue
+            definition = _with_hyphen_prefix(text, definition)
+            definition = _clean_definition(definition)
+            if len(definition.split()) < 2 and "-" not in definition:
+                continue
+            found.setdefault(acronym, Counter())[definition] += 1
+    out = {}
+    for acronym, counts in found.items():
+        definition, count = max(counts.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))
+        if count >= min_count:
+            out[acronym] = definition
+    return out
+
+
+def _with_hyphen_prefix(text: str, definition: str) -> str:
+    """"supervised learning" -> "self-supervised learning" where the text has the prefix."""
+    match = re.search(r"((?:[A-Za-z0-9]+-)+)" + re.escape(definition), text)
+    return match.group(1) + definition if match else definition
+
+
+#: A word that may be an acronym, whole (not part of a hyphenated compound).
+_WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{1,10}(?![\w-])")
+
+
+def expand_acronyms(text: str, acronyms: Mapping[str, str]) -> str:
+    """``text`` with each acronym of ``acronyms`` (and its plural) replaced by its definition.
+
+    Matching is case-sensitive and on whole words, so "OT" is expanded and "ot" is not.
+    A definition directly followed by its own acronym in brackets is written once.
+    """
+    if not acronyms:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(0)
+        definition = acronyms.get(word)
+        if definition is None and word.endswith("s") and word[:-1] in acronyms:
+            singular = acronyms[word[:-1]]
+            definition = singular if singular.endswith("s") else singular + "s"
+        if definition is None:
+            return word
+        before = match.string[: match.start()].rstrip()
+        after = match.string[match.end() :].lstrip()
+        if before.endswith("(") and after.startswith(")") and before[:-1].rstrip().lower().rstrip("s").endswith(definition.rstrip("s")):
+            return ""  # "optimal transport (OT)": the definition is already there
+        return definition
+
+    return _WORD.sub(replace, text)

@@ -1,0 +1,341 @@
+"""Consensus topics: agreement of several UMAP + HDBSCAN runs, not the accident of one seed.
+
+UMAP's layout depends on its random seed, and HDBSCAN's clusters on the layout, so one
+run's topics split, merge and drop papers from seed to seed (on the ICLR lists, two
+seeds agree at an adjusted Rand index of about 0.6). Evidence accumulation (Fred & Jain
+2005, "Combining multiple clusterings using evidence accumulation") turns many runs
+into one answer:
+
+1. **Runs.** Fit UMAP + HDBSCAN ``n_runs`` times with different seeds on the same
+   embeddings and the same exact neighbour graph (:func:`run_seeds`).
+2. **Co-association** (:func:`coassociation`): for every edge ``(i, j)`` of the exact
+   cosine k-nearest-neighbour graph, the share of runs in which papers ``i`` and ``j``
+   landed in the same topic (outliers share no topic). Kept sparse, so it costs
+   ``n * k`` numbers, not ``n^2``.
+3. **Consensus partition** (:func:`partition_graph`): the Leiden algorithm (Traag,
+   Waltman & van Eck 2019) maximises the modularity of the co-association graph. Groups
+   smaller than HDBSCAN's ``min_cluster_size`` are not topics.
+4. **Outliers** (:func:`assign_outliers`): a paper left without a topic joins the topic
+   that holds at least ``min_share`` of the cosine-weighted votes of its nearest
+   neighbours (repeated until nothing changes), otherwise it stays an outlier.
+5. **Confidence** (:func:`membership_confidence`): per paper, the share of runs in which
+   it landed in the run's cluster that corresponds to its consensus topic (the cluster
+   whose papers mostly carry that topic). A paper reassigned in step 4 usually has a
+   low confidence, and the tables flag it (``low_confidence``) instead of hiding it.
+
+:class:`ConsensusClusterer` wraps the steps as a scikit-learn-style clusterer that
+BERTopic takes as its ``hdbscan_model`` (with an empty dimensionality reduction, since
+the runs reduce the embeddings themselves).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClusterMixin
+
+__all__ = [
+    "ConsensusClusterer",
+    "assign_outliers",
+    "coassociation",
+    "membership_confidence",
+    "partition_graph",
+    "run_seeds",
+]
+
+logger = logging.getLogger(__name__)
+
+
+def run_seeds(random_state: int, n_runs: int) -> list[int]:
+    """The seeds of the runs for ``random_state``: ``random_state * n_runs`` onwards.
+
+    Different ``random_state`` values therefore use disjoint seed sets, so two consensus
+    fits with ``random_state`` 0 and 1 are independent replications.
+    """
+    if n_runs < 1:
+        raise ValueError(f"n_runs must be at least 1, got {n_runs}")
+    return list(range(int(random_state) * n_runs, (int(random_state) + 1) * n_runs))
+
+
+def _edges(neighbors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    n, k = neighbors.shape
+    rows = np.repeat(np.arange(n), k)
+    cols = np.asarray(neighbors, dtype=np.int64).ravel()
+    keep = rows != cols
+    return rows[keep], cols[keep]
+
+
+def coassociation(labelings: Sequence[Sequence[int]], neighbors: np.ndarray) -> sp.csr_matrix:
+    """Share of runs in which each pair of neighbouring papers shares a topic.
+
+    Parameters
+    ----------
+    labelings
+        One topic assignment per run (-1: outlier, which shares a topic with nobody).
+    neighbors
+        ``(n_docs, k)`` indices of each paper's nearest neighbours (itself may be among them).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        Symmetric ``(n_docs, n_docs)`` matrix, non-zero only on neighbour pairs that
+        shared a topic at least once; the diagonal is empty.
+    """
+    labelings = np.asarray(labelings)
+    if labelings.ndim != 2 or not len(labelings):
+        raise ValueError("give at least one labelling, each of one label per document")
+    n = labelings.shape[1]
+    if neighbors.shape[0] != n:
+        raise ValueError(f"neighbour graph has {neighbors.shape[0]} rows for {n} documents")
+    rows, cols = _edges(neighbors)
+    together = np.zeros(len(rows))
+    for labels in labelings:
+        together += (labels[rows] == labels[cols]) & (labels[rows] != -1)
+    matrix = sp.csr_matrix((together / len(labelings), (rows, cols)), shape=(n, n))
+    matrix = matrix.maximum(matrix.T).tocsr()  # an edge found from either side counts once
+    matrix.eliminate_zeros()
+    return matrix
+
+
+def partition_graph(
+    graph: sp.spmatrix, *, resolution: float = 1.0, min_size: int = 1, random_state: int = 0
+) -> np.ndarray:
+    """Leiden modularity partition of a weighted graph; groups under ``min_size`` get -1.
+
+    Groups are numbered by size, largest first. Uses ``leidenalg`` (Traag et al. 2019)
+    on an ``igraph`` graph; the same graph and ``random_state`` give the same partition.
+    """
+    import igraph
+    import leidenalg
+
+    upper = sp.triu(graph, k=1).tocoo()
+    n = graph.shape[0]
+    g = igraph.Graph(n=n, edges=np.column_stack([upper.row, upper.col]).tolist(), edge_attrs={"weight": upper.data.tolist()})
+    part = leidenalg.find_partition(
+        g,
+        leidenalg.RBConfigurationVertexPartition,
+        weights="weight",
+        resolution_parameter=float(resolution),
+        seed=int(random_state),
+        n_iterations=-1,  # until the partition no longer improves
+    )
+    membership = np.asarray(part.membership)
+    sizes = np.bincount(membership, minlength=1)
+    order = sorted(np.flatnonzero(sizes >= max(min_size, 1)), key=lambda c: (-sizes[c], c))
+    relabel = np.full(len(sizes), -1)
+    relabel[order] = np.arange(len(order))
+    return relabel[membership]
+
+
+def assign_outliers(
+    labels: Sequence[int],
+    neighbors: np.ndarray,
+    distances: np.ndarray,
+    *,
+    min_share: float = 0.3,
+    max_rounds: int = 20,
+) -> np.ndarray:
+    """Give outliers the topic of their neighbours where the neighbours agree enough.
+
+    In each round, every paper still at -1 counts the cosine similarities (``1 -
+    distance``) of its neighbours per topic; it joins the topic with the largest sum if
+    that is at least ``min_share`` of the similarities of all its neighbours (outliers
+    included, so a paper among outliers stays one). Rounds repeat until nothing changes.
+
+    Returns
+    -------
+    numpy.ndarray
+        The new labels; papers whose neighbourhood never agreed enough stay -1.
+    """
+    if not 0 <= min_share <= 1:
+        raise ValueError(f"min_share must be between 0 and 1, got {min_share}")
+    labels = np.array(labels, dtype=int)
+    n = len(labels)
+    nb = np.asarray(neighbors)
+    weights = np.clip(1.0 - np.asarray(distances, dtype=float), 0.0, None)
+    weights[nb == np.arange(n)[:, None]] = 0.0  # a paper does not vote for itself
+    total = weights.sum(axis=1)
+    n_topics = labels.max() + 1
+    if n_topics <= 0:
+        return labels
+    for _ in range(max_rounds):
+        todo = np.flatnonzero(labels == -1)
+        if not len(todo):
+            break
+        neighbour_labels = labels[nb[todo]]
+        votes = np.zeros((len(todo), n_topics + 1))
+        np.add.at(votes, (np.repeat(np.arange(len(todo)), nb.shape[1]), np.where(neighbour_labels == -1, n_topics, neighbour_labels).ravel()), weights[todo].ravel())
+        votes = votes[:, :n_topics]
+        best = votes.argmax(axis=1)
+        ok = votes[np.arange(len(todo)), best] >= min_share * np.maximum(total[todo], 1e-12)
+        ok &= votes.max(axis=1) > 0
+        if not ok.any():
+            break
+        labels[todo[ok]] = best[ok]
+    return labels
+
+
+def membership_confidence(labels: Sequence[int], labelings: Sequence[Sequence[int]]) -> np.ndarray:
+    """Per paper, the share of runs in which it landed in its topic.
+
+    In each run, every run cluster is identified with the consensus topic that most of
+    its papers carry (ties: the smaller topic id); a paper "lands in its topic" in that
+    run when its run cluster is identified with its consensus topic. Papers without a
+    consensus topic (-1) get the share of runs in which they were outliers.
+    """
+    labels = np.asarray(labels)
+    hits = np.zeros(len(labels))
+    for run in np.asarray(labelings):
+        clustered = run != -1
+        if clustered.any():
+            run_ids, run_index = np.unique(run[clustered], return_inverse=True)
+            topics = labels[clustered]
+            topic_ids, topic_index = np.unique(topics, return_inverse=True)
+            table = np.zeros((len(run_ids), len(topic_ids)), dtype=int)
+            np.add.at(table, (run_index, topic_index), 1)
+            if topic_ids[0] == -1 and len(topic_ids) > 1:
+                table[:, 0] = -1  # a run cluster stands for a topic, not for the outliers
+            identified = topic_ids[table.argmax(axis=1)]
+            landed = np.zeros(len(labels), dtype=bool)
+            landed[clustered] = identified[run_index] == topics
+            hits += landed & (labels != -1)
+        hits += (labels == -1) & ~clustered
+    return hits / len(labelings)
+
+
+class ConsensusClusterer(BaseEstimator, ClusterMixin):
+    """Consensus of ``n_runs`` UMAP + HDBSCAN runs (module docs), as a clusterer.
+
+    Parameters
+    ----------
+    n_runs
+        Runs with different seeds (:func:`run_seeds`).
+    n_neighbors
+        UMAP's neighbourhood; also the neighbours that vote in :func:`assign_outliers`.
+    n_components
+        Dimensions UMAP reduces to in each run.
+    n_epochs
+        UMAP's optimisation epochs per run; ``None`` is UMAP's default (500 below 10,000
+        documents). Measured on the ICLR lists: 200 epochs cluster as well as 500 (mean
+        ARI between two single runs 0.586 vs 0.590), so ten runs of 200 epochs cost less
+        than five of 500 (39 s vs 55 s) and their consensus agrees better with an
+        independent one (mean ARI 0.88 vs 0.85).
+    min_cluster_size, min_samples
+        HDBSCAN's settings in each run; ``min_cluster_size`` is also the smallest
+        consensus topic.
+    resolution
+        Leiden's resolution; larger gives more, smaller topics.
+    outlier_share
+        ``min_share`` of :func:`assign_outliers`; 1 keeps every consensus outlier.
+    neighbors
+        A precomputed ``(indices, distances)`` exact cosine neighbour graph with at
+        least ``n_neighbors`` columns (:func:`topics.model.nearest_neighbors`); default:
+        computed in ``fit``.
+    random_state
+        Chooses the runs' seeds and Leiden's seed.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int
+        Consensus topic per document (-1: outlier after reassignment).
+    core_labels_ : ndarray of int
+        Consensus topics before outliers were reassigned.
+    confidence_ : ndarray of float
+        :func:`membership_confidence` of each document.
+    runs_ : ndarray of int, shape (n_runs, n_docs)
+        Each run's HDBSCAN labels.
+    seeds_ : list of int
+    reduced_embeddings_ : ndarray
+        The first run's UMAP coordinates.
+    neighbors_ : tuple of ndarray
+        The neighbour graph used.
+    """
+
+    def __init__(
+        self,
+        *,
+        n_runs: int = 10,
+        n_neighbors: int = 15,
+        n_components: int = 5,
+        n_epochs: int | None = 200,
+        min_cluster_size: int = 10,
+        min_samples: int | None = None,
+        resolution: float = 1.0,
+        outlier_share: float = 0.3,
+        neighbors: tuple[np.ndarray, np.ndarray] | None = None,
+        random_state: int | None = None,
+    ):
+        self.n_runs = n_runs
+        self.n_neighbors = n_neighbors
+        self.n_components = n_components
+        self.n_epochs = n_epochs
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+        self.resolution = resolution
+        self.outlier_share = outlier_share
+        self.neighbors = neighbors
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y=None) -> ConsensusClusterer:
+        from topics.model import nearest_neighbors
+
+        X = np.asarray(X, dtype=np.float32)
+        n = len(X)
+        k = int(min(self.n_neighbors, n - 1))
+        graph = self.neighbors if self.neighbors is not None else nearest_neighbors(X, n_neighbors=k + 1)
+        if graph[0].shape[0] != n or graph[0].shape[1] < k:
+            raise ValueError(f"neighbors must have {n} rows and at least {k} columns, got {graph[0].shape}")
+        seed = 0 if self.random_state is None else int(self.random_state)
+        self.seeds_ = run_seeds(seed, self.n_runs)
+        runs, reduced = [], None
+        for s in self.seeds_:
+            labels, coords = _one_run(X, graph, k, self.n_components, self.n_epochs, self.min_cluster_size, self.min_samples, s)
+            runs.append(labels)
+            reduced = coords if reduced is None else reduced
+            logger.info("run with seed %d: %d clusters, %.1f %% outliers", s, labels.max() + 1, 100 * np.mean(labels == -1))
+        self.runs_ = np.asarray(runs)
+        indices, distances = graph[0][:, : k + 1], graph[1][:, : k + 1]
+        together = coassociation(self.runs_, indices)
+        self.core_labels_ = partition_graph(together, resolution=self.resolution, min_size=self.min_cluster_size, random_state=seed)
+        self.labels_ = assign_outliers(self.core_labels_, indices, distances, min_share=self.outlier_share)
+        self.confidence_ = membership_confidence(self.labels_, self.runs_)
+        self.reduced_embeddings_ = reduced
+        self.neighbors_ = graph
+        return self
+
+    # BERTopic calls predict only when transforming new documents, which topics does not do.
+
+
+def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
+    from hdbscan import HDBSCAN
+    from umap import UMAP
+
+    from topics._jit import cache_umap_kernels
+    from topics.model import _no_search_index_warning, _umap_knn
+
+    cache_umap_kernels()
+    n = len(X)
+    exact = n >= 4_096  # below, UMAP computes exact distances itself, cheaply
+    reducer = UMAP(
+        n_neighbors=k,
+        n_components=min(n_components, n - 2),
+        n_epochs=n_epochs,
+        min_dist=0.0,
+        metric="cosine",
+        random_state=seed,
+        init="spectral" if n > n_components + 5 else "random",
+        n_jobs=1,
+        precomputed_knn=_umap_knn((graph[0][:, :k], graph[1][:, :k]) if exact else None),
+    )
+    with _no_search_index_warning():
+        coords = reducer.fit_transform(X)
+    clusterer = HDBSCAN(
+        min_cluster_size=min_cluster_size,
+        min_samples=min_samples,
+        metric="euclidean",
+        cluster_selection_method="eom",
+    ).fit(coords)
+    return np.asarray(clusterer.labels_, dtype=int), np.asarray(coords, dtype=np.float32)

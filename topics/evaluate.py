@@ -1,0 +1,450 @@
+"""How good are the topics? Scores of a fitted analysis, as a tidy table and a short text.
+
+Every score is computed from the corpus itself; nothing external is needed:
+
+* **NPMI coherence** (Bouma 2009; used for topic models by Lau, Newman & Baldwin 2014 and
+  Röder, Both & Hinneburg 2015) of each topic's top 10 terms, from document
+  co-occurrence in the corpus: with ``P(w)`` the share of documents holding term ``w``
+  and ``P(w, v)`` the share holding both, ``NPMI(w, v) = log(P(w, v) / (P(w) P(v))) /
+  -log P(w, v)``, -1 when the two never occur together and 1 when they always do. A
+  topic's coherence is the mean over its term pairs; the analysis's is the mean over
+  topics.
+* **Topic diversity** (Dieng, Ruiz & Blei 2020): the share of distinct terms among all
+  topics' top 10 terms; 1 when no two topics share a term.
+* **Outlier share**: papers without a topic.
+* **Seed agreement**: refits of the same model with other seeds on the same
+  embeddings; the mean adjusted Rand index (ARI) between every two of the fits (outliers
+  as one group), the share of the reference's topics that come back (Jaccard index of
+  papers >= 0.5, :func:`topics.stability.match_topics`) in every refit, and, with two
+  years, the share of the reference's clear changes that come back with the same
+  direction in every refit.
+* **Agreement with labels** where the corpus has a label column: normalised mutual
+  information (NMI) and ARI between topics and labels, once with the outliers as one
+  group and once with them left out. A keyword column (``;``-separated keywords per
+  paper) is scored instead by the share of topics whose name matches one of the 8 most
+  frequent keywords of its papers (:func:`keyword_match`).
+
+Terms are matched in a canonical form (lower case; every character other than letters,
+digits and spaces removed, so "self-supervised" and BERTopic's "selfsupervised" are the
+same term), so that models with different tokenisers are scored alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+__all__ = [
+    "clear_changes_held",
+    "describe_evaluation",
+    "evaluate_model",
+    "evaluate_plain_bertopic",
+    "plain_bertopic",
+    "document_terms",
+    "keyword_match",
+    "label_agreement",
+    "npmi_coherence",
+    "score_topics",
+    "seed_agreement",
+    "topic_diversity",
+]
+
+logger = logging.getLogger(__name__)
+
+_NOT_WORD = re.compile(r"[^a-z0-9 ]+")
+_SPACES = re.compile(r"\s+")
+
+
+def canonical(term: str) -> str:
+    """Lower case, hyphens and other punctuation removed, single spaces."""
+    return _SPACES.sub(" ", _NOT_WORD.sub("", str(term).lower().replace("\u2010", "-"))).strip()
+
+
+def document_terms(texts: Sequence[str], *, max_words: int = 3) -> list[frozenset[str]]:
+    """The canonical n-grams (1 to ``max_words`` words) each document holds."""
+    out = []
+    for text in texts:
+        words = canonical(_SPACES.sub(" ", re.sub(r"[^0-9A-Za-z\- ]+", " ", str(text)))).split()
+        grams = set(words)
+        for n in range(2, max_words + 1):
+            grams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
+        out.append(frozenset(grams))
+    return out
+
+
+def npmi_coherence(
+    topic_terms: Mapping[int, Sequence[str]], doc_terms: Sequence[frozenset[str]], *, top_n: int = 10
+) -> pd.DataFrame:
+    """NPMI coherence of each topic's top ``top_n`` terms from document co-occurrence.
+
+    Parameters
+    ----------
+    topic_terms
+        Terms per topic, best first (topic -1 is skipped).
+    doc_terms
+        The canonical terms of each document (:func:`document_terms`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``topic``, ``npmi`` (mean over the term pairs, NaN for fewer than two terms),
+        ``n_terms`` (terms scored).
+    """
+    n_docs = len(doc_terms)
+    if n_docs == 0:
+        raise ValueError("no documents to count co-occurrences in")
+    rows = []
+    for topic, terms in topic_terms.items():
+        if topic == -1:
+            continue
+        words = list(dict.fromkeys(canonical(t) for t in terms if canonical(t)))[:top_n]
+        holders = [np.fromiter((w in d for d in doc_terms), dtype=bool, count=n_docs) for w in words]
+        scores = []
+        for a, b in itertools.combinations(range(len(words)), 2):
+            p_a, p_b = holders[a].mean(), holders[b].mean()
+            p_ab = (holders[a] & holders[b]).mean()
+            if p_ab == 0 or p_a == 0 or p_b == 0:
+                scores.append(-1.0)
+            elif p_ab == 1:
+                scores.append(1.0)
+            else:
+                scores.append(float(np.log(p_ab / (p_a * p_b)) / -np.log(p_ab)))
+        rows.append({"topic": int(topic), "npmi": float(np.mean(scores)) if scores else np.nan, "n_terms": len(words)})
+    return pd.DataFrame(rows, columns=["topic", "npmi", "n_terms"])
+
+
+def topic_diversity(topic_terms: Mapping[int, Sequence[str]], *, top_n: int = 10) -> float:
+    """Share of distinct canonical terms among every topic's top ``top_n`` (topic -1 skipped)."""
+    terms = [canonical(t) for topic, ts in topic_terms.items() if topic != -1 for t in list(ts)[:top_n]]
+    return len(set(terms)) / len(terms) if terms else float("nan")
+
+
+def label_agreement(topics: Sequence[int], labels: Sequence) -> dict[str, float]:
+    """NMI and ARI between topic assignments and reference labels.
+
+    Papers without a label (missing values) are left out. ``*_with_outliers`` counts the
+    outliers (topic -1) as one group; ``*_without_outliers`` leaves them out.
+    """
+    topics = np.asarray(topics)
+    labels = pd.Series(list(labels), dtype=object)
+    known = labels.notna().to_numpy() & (labels.astype(str).str.strip() != "").to_numpy()
+    if known.sum() < 2:
+        raise ValueError("fewer than two papers have a label to compare with")
+    t, lab = topics[known], labels[known].astype(str).to_numpy()
+    inside = t != -1
+    out = {
+        "nmi_with_outliers": float(normalized_mutual_info_score(lab, t)),
+        "ari_with_outliers": float(adjusted_rand_score(lab, t)),
+    }
+    if inside.sum() >= 2:
+        out["nmi_without_outliers"] = float(normalized_mutual_info_score(lab[inside], t[inside]))
+        out["ari_without_outliers"] = float(adjusted_rand_score(lab[inside], t[inside]))
+    else:
+        out["nmi_without_outliers"] = out["ari_without_outliers"] = float("nan")
+    return out
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _name_words(text: str) -> tuple[str, ...]:
+    return tuple(_singular(w) for w in canonical(text).split())
+
+
+def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
+    n = len(shorter)
+    return n > 0 and any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
+
+
+def names_match(name: str, keyword: str) -> bool:
+    """Whether a topic name and a keyword say the same: equal, or one holds the other's
+    words in order, after :func:`canonical` and dropping plural endings."""
+    a, b = _name_words(name), _name_words(keyword)
+    return bool(a and b) and (a == b or _contains(a, b) or _contains(b, a))
+
+
+def split_keywords(value) -> list[str]:
+    """The keywords of one paper from a ``;``-separated cell (empty for a missing value)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return []
+    return [k.strip() for k in str(value).split(";") if k.strip()]
+
+
+def keyword_match(
+    names: Mapping[int, str | Sequence[str]], topics: Sequence[int], keywords: Sequence, *, top: int = 8
+) -> pd.DataFrame:
+    """Does each topic's name match one of the ``top`` most frequent keywords of its papers?
+
+    Parameters
+    ----------
+    names
+        Name per topic; a sequence of names counts as matched when any of them matches.
+    topics
+        Topic per paper.
+    keywords
+        Per paper a ``;``-separated keyword cell (case and punctuation ignored).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``topic``, ``name``, ``top_keywords`` (``; ``-joined), ``match`` (bool); topic -1
+        left out.
+    """
+    topics = np.asarray(topics)
+    rows = []
+    for topic, name in names.items():
+        if topic == -1:
+            continue
+        counts: Counter[str] = Counter()
+        for i in np.flatnonzero(topics == topic):
+            counts.update({canonical(k) for k in split_keywords(keywords[i])})  # each keyword once per paper
+        common = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
+        candidates = [name] if isinstance(name, str) else list(name)
+        match = any(names_match(n, k) for n in candidates for k in common)
+        rows.append({"topic": int(topic), "name": " / ".join(candidates), "top_keywords": "; ".join(common), "match": match})
+    return pd.DataFrame(rows, columns=["topic", "name", "top_keywords", "match"])
+
+
+def seed_agreement(labelings: Sequence[Sequence[int]], *, min_jaccard: float = 0.5) -> dict[str, float]:
+    """Agreement of fits with different seeds: the first is the reference.
+
+    Returns
+    -------
+    dict
+        ``mean_ari`` (over every pair of labellings, outliers as one group),
+        ``min_ari``, ``topics_recovered`` (share of the reference's topics whose best
+        match has Jaccard >= ``min_jaccard`` in every other labelling).
+    """
+    from topics.stability import match_topics
+
+    labelings = [np.asarray(lab) for lab in labelings]
+    if len(labelings) < 2:
+        raise ValueError("need at least two labellings to compare")
+    aris = [adjusted_rand_score(a, b) for a, b in itertools.combinations(labelings, 2)]
+    reference = labelings[0]
+    topics = [t for t in np.unique(reference) if t != -1]
+    back = np.ones(len(topics), dtype=bool)
+    for other in labelings[1:]:
+        matches = match_topics(reference, other).set_index("topic")
+        back &= np.array([matches.loc[t, "jaccard"] >= min_jaccard for t in topics], dtype=bool)
+    return {
+        "mean_ari": float(np.mean(aris)),
+        "min_ari": float(np.min(aris)),
+        "topics_recovered": float(back.mean()) if len(topics) else float("nan"),
+    }
+
+
+def score_topics(
+    topics: Sequence[int],
+    topic_terms: Mapping[int, Sequence[str]],
+    texts: Sequence[str],
+    *,
+    names: Mapping[int, str | Sequence[str]] | None = None,
+    labels: Sequence | None = None,
+    refits: Sequence[Sequence[int]] = (),
+    changes_held: float | None = None,
+    top_n: int = 10,
+) -> pd.DataFrame:
+    """Every score of one labelling of a corpus, as a tidy table.
+
+    Parameters
+    ----------
+    topics
+        Topic per document (-1: outlier).
+    topic_terms
+        Top terms per topic, best first.
+    texts
+        The documents (co-occurrences for NPMI are counted in them).
+    names
+        Topic names; needed for the keyword score.
+    labels
+        Reference labels per document: categories, or ``;``-separated keywords.
+    refits
+        Topic assignments of refits with other seeds (seed agreement needs at least one).
+    changes_held
+        Share of clear changes that held in every refit, where the caller computed it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``metric``, ``value``, ``detail`` (what the number is), one row per score.
+    """
+    topics = np.asarray(topics)
+    if len(topics) != len(texts):
+        raise ValueError(f"{len(topics)} topic assignments for {len(texts)} documents")
+    coherence = npmi_coherence(topic_terms, document_terms(texts), top_n=top_n)
+    n_topics = int(len(set(topics.tolist()) - {-1}))
+    rows = [
+        ("topics", n_topics, "topics found (outliers not counted)"),
+        ("outlier_share", float(np.mean(topics == -1)), "share of papers without a topic"),
+        ("npmi", float(coherence["npmi"].mean()), f"mean NPMI coherence of each topic's top {top_n} terms (-1 to 1)"),
+        ("diversity", topic_diversity(topic_terms, top_n=top_n), f"share of distinct terms among all topics' top {top_n}"),
+    ]
+    if len(refits):
+        agree = seed_agreement([topics, *refits])
+        rows += [
+            ("seed_mean_ari", agree["mean_ari"], f"mean ARI between {len(refits) + 1} fits with different seeds"),
+            ("seed_min_ari", agree["min_ari"], "lowest ARI between two of those fits"),
+            ("topics_recovered", agree["topics_recovered"], "share of topics that came back (Jaccard >= 0.5) in every refit"),
+        ]
+    if changes_held is not None:
+        rows.append(("changes_held", float(changes_held), "share of clear changes that held in every refit"))
+    if labels is not None:
+        labels = list(labels)
+        if any(";" in str(v) for v in labels if v is not None):
+            if names is None:
+                raise ValueError("scoring against a keyword column needs topic names")
+            matched = keyword_match(names, topics, labels)
+            rows.append(("keyword_match", float(matched["match"].mean()) if len(matched) else float("nan"),
+                         "share of topics whose name matches one of the 8 most frequent keywords of its papers"))
+        else:
+            for key, value in label_agreement(topics, labels).items():
+                rows.append((key, value, f"{key.split('_')[0].upper()} of topics against the labels, outliers "
+                             + ("as one group" if key.endswith("with_outliers") else "left out")))
+    return pd.DataFrame(rows, columns=["metric", "value", "detail"])
+
+
+def describe_evaluation(scores: pd.DataFrame | Mapping[str, pd.DataFrame]) -> str:
+    """A short plain-text summary of one or more :func:`score_topics` tables.
+
+    With a mapping (model name -> table) the models are shown side by side.
+    """
+    tables = {"topics": scores} if isinstance(scores, pd.DataFrame) else dict(scores)
+    merged = None
+    for name, table in tables.items():
+        column = table.set_index("metric")["value"].rename(name)
+        merged = column.to_frame() if merged is None else merged.join(column, how="outer")
+    order = list(dict.fromkeys(m for t in tables.values() for m in t["metric"]))
+    merged = merged.reindex(order)
+    width = max(len(m) for m in order)
+    cell = max(12, *(len(str(n)) + 2 for n in merged.columns))
+    lines = [" " * width + "".join(f"{n:>{cell}}" for n in merged.columns)]
+    for metric, row in merged.iterrows():
+        cells = "".join(f"{_fmt(metric, v):>{cell}}" for v in row)
+        lines.append(f"{metric:<{width}}{cells}")
+    return "\n".join(lines)
+
+
+def _fmt(metric: str, value: float) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "-"
+    if metric == "topics":
+        return f"{int(value)}"
+    if metric in ("outlier_share", "topics_recovered", "changes_held", "keyword_match"):
+        return f"{100 * value:.1f} %"
+    return f"{value:.3f}"
+
+
+def clear_changes_held(stability: pd.DataFrame, comparison: pd.DataFrame) -> float:
+    """Share of the clear changes of ``comparison`` that held in every seed of ``stability``
+    (:func:`topics.stability.labeling_stability`); NaN where nothing changed clearly."""
+    clear = comparison.loc[comparison["direction"].isin(["grew", "shrank"]), "topic"]
+    held = stability[stability["topic"].isin(clear)]
+    return float(held["stable"].mean()) if len(held) else float("nan")
+
+
+def _two_years(corpus: pd.DataFrame) -> tuple[int, int] | None:
+    years = sorted(int(y) for y in corpus["year"].unique())
+    return (years[0], years[-1]) if len(years) >= 2 else None
+
+
+def evaluate_model(
+    model,
+    corpus: pd.DataFrame,
+    embeddings: np.ndarray,
+    *,
+    refit_seeds: Sequence[int] = (1, 2),
+    labels_column: str | None = None,
+) -> pd.DataFrame:
+    """Score a fitted :class:`topics.TopicModel` (:func:`score_topics`), refitting a
+    clone with each of ``refit_seeds`` for the seed agreement.
+
+    With a consensus model, each ``random_state`` draws its own, disjoint set of run
+    seeds, so the agreement is between independent consensus fits. With two or more
+    years in the corpus, the share of clear changes (first vs last year) that held in
+    every refit is scored too.
+    """
+    from sklearn.base import clone
+
+    from topics.stability import labeling_stability
+    from topics.trends import compare_years
+
+    refits = [clone(model).set_params(random_state=int(s)).fit(corpus, embeddings).labels_ for s in refit_seeds]
+    terms = {t: [w for w, _ in ts] for t, ts in model.topic_terms_.items()}
+    return _scores(corpus, model.labels_, terms, model.topic_names_, refits, refit_seeds, labels_column, compare_years, labeling_stability)
+
+
+def _scores(corpus, labels, terms, names, refits, seeds, labels_column, compare_years, labeling_stability) -> pd.DataFrame:
+    held = None
+    years = _two_years(corpus)
+    if years and len(refits):
+        documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": np.asarray(labels)})
+        try:
+            comparison = compare_years(documents, *years)
+            comparison["label"] = comparison["topic"].astype(str)
+            stability = labeling_stability(corpus, labels, comparison, refits, seeds=list(seeds))
+            held = clear_changes_held(stability, comparison)
+        except ValueError as exc:  # e.g. a year without any topic: nothing to compare
+            logger.info("no change stability: %s", exc)
+    if labels_column is not None and labels_column not in corpus:
+        raise ValueError(f"no column {labels_column!r} in the corpus; columns are {', '.join(map(str, corpus.columns))}")
+    return score_topics(
+        labels,
+        terms,
+        corpus["abstract"].astype(str).tolist(),
+        names=names,
+        labels=corpus[labels_column].tolist() if labels_column else None,
+        refits=refits,
+        changes_held=held,
+    )
+
+
+def plain_bertopic(texts: Sequence[str], embeddings: np.ndarray, *, random_state: int = 0):
+    """BERTopic with its defaults on precomputed ``embeddings``, UMAP seeded: the baseline.
+
+    Returns
+    -------
+    (labels, terms, names)
+        Topic per document, the top 10 terms per topic, and per topic the words of
+        BERTopic's own name (``"3_transport_optimal_..."`` -> its four words), any of which
+        may match a keyword.
+    """
+    from bertopic import BERTopic
+    from umap import UMAP
+
+    umap_model = UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine", random_state=int(random_state))
+    model = BERTopic(umap_model=umap_model)
+    labels, _ = model.fit_transform(list(texts), np.asarray(embeddings))
+    terms = {int(t): [w for w, _ in ws][:10] for t, ws in model.topic_representations_.items()}
+    names = {int(t): [w for w, _ in ws][:4] for t, ws in model.topic_representations_.items()}
+    return np.asarray(labels, dtype=int), terms, names
+
+
+def evaluate_plain_bertopic(
+    corpus: pd.DataFrame,
+    embeddings: np.ndarray,
+    *,
+    random_state: int = 0,
+    refit_seeds: Sequence[int] = (1, 2),
+    labels_column: str | None = None,
+) -> pd.DataFrame:
+    """:func:`score_topics` of :func:`plain_bertopic` on the same corpus and embeddings."""
+    from topics.stability import labeling_stability
+    from topics.trends import compare_years
+
+    texts = corpus["abstract"].astype(str).tolist()
+    labels, terms, names = plain_bertopic(texts, embeddings, random_state=random_state)
+    refits = [plain_bertopic(texts, embeddings, random_state=int(s))[0] for s in refit_seeds]
+    return _scores(corpus, labels, terms, names, refits, refit_seeds, labels_column, compare_years, labeling_stability)
