@@ -32,17 +32,13 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from scale import RESULTS, SYNTHETIC_CACHE, corpus_path  # noqa: E402
+from scale import RESULTS, SYNTHETIC_CACHE, cached_vectors  # noqa: E402
 
 
 def _vectors(n: int, cache: str) -> np.ndarray:
-    from topics.corpus import read_corpus
-    from topics.embed import default_cache_dir, embed_texts, get_embedder
-    from topics.text import clean_for_terms
+    from topics.embed import default_cache_dir
 
-    texts = [clean_for_terms(t) for t in read_corpus(corpus_path(n))["abstract"]]
-    folder = SYNTHETIC_CACHE if cache == "synthetic" else default_cache_dir()
-    return embed_texts(texts, get_embedder("minilm"), cache=folder)
+    return cached_vectors(n, SYNTHETIC_CACHE if cache == "synthetic" else default_cache_dir())
 
 
 def _rss() -> float:
