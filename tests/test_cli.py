@@ -245,3 +245,24 @@ def test_bad_themes_exit_2_with_one_line(tmp_path, monkeypatch, capsys, files, a
     assert main(["report", "--backend", "lsa", "-q", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_dask_scheduler_from_flag_or_environment(tmp_path, monkeypatch, capsys, how):
+    # The corpus-fitted LSA backend cannot be split over workers: the scheduler was seen.
+    monkeypatch.chdir(tmp_path)
+    args = ["--dask-scheduler", "tcp://127.0.0.1:9"] if how == "flag" else []
+    monkeypatch.setenv("TOPICS_DASK_SCHEDULER", "tcp://127.0.0.1:9" if how == "env" else "")
+    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("topics: error:") and "cannot be split over Dask workers" in err and len(err.splitlines()) == 1
+
+
+def test_unreachable_dask_scheduler_exits_2(tmp_path, monkeypatch, capsys):
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    monkeypatch.chdir(tmp_path)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert main(["report", "--no-cache", "-q", "--dask-scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in err and len(err.splitlines()) == 1

@@ -198,3 +198,16 @@ def test_your_themes_section(theme_analysis):
 
 def test_no_theme_section_without_themes(html):
     assert 'id="themes"' not in html and 'href="#themes"' not in html
+
+
+def test_report_states_how_many_papers_a_sampled_map_shows(sample_analysis, monkeypatch):
+    from topics import plots
+
+    full = render_report(sample_analysis)
+    assert "the map shows" not in full  # 90 papers: every one is drawn
+    monkeypatch.setattr(plots, "MAP_MAX_POINTS", 40)
+    shown = len(plots.map_sample(sample_analysis.documents, max_points=40, random_state=0))
+    sampled = render_report(sample_analysis)
+    assert f"the map shows {shown:,} of the 90 papers" in sampled
+    assert f"{shown:,} of 90 papers" in sampled  # in the chart title too
+    assert shown < 90 and len(sampled) < len(full)

@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
+                     help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
+                          "else this process); needs pip install 'topics[dask]'")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
     ev = sub.add_parser(
@@ -177,12 +180,13 @@ def _report(args: argparse.Namespace) -> int:
     groups = _groups(corpus, args.by, args.groups)
     embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    scheduler = args.dask_scheduler or _scheduler_from_env()
     model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
     analysis = analyze(
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
         stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
-        themes=themes,
+        themes=themes, scheduler=scheduler,
     )
     output = args.output or _default_output(analysis)
     write_report(analysis, output, caveats=caveats, dataset=described)
@@ -228,6 +232,10 @@ def _themes(args: argparse.Namespace) -> tuple:
             raise ValueError("--theme needs a non-empty name, got ''")
         themes.append(Theme(name))
     return as_themes(themes) if themes else ()
+def _scheduler_from_env() -> str | None:
+    import os
+
+    return os.environ.get("TOPICS_DASK_SCHEDULER") or None  # topics.distributed.SCHEDULER_ENV, without importing Dask
 
 
 def _summary(analysis, written, seconds: float) -> None:
@@ -263,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers"):
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from topics.corpus import CorpusError
     from topics.embed import EmbeddingError

@@ -136,6 +136,7 @@ def analyze(
     by: str = "year",
     groups: Sequence | None = None,
     themes: Sequence[Theme | str] = (),
+    scheduler: str | object | None = None,
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -173,6 +174,9 @@ def analyze(
         Research areas to track beside the topics (:class:`topics.themes.Theme` objects
         or names, :func:`topics.themes.track`): each paper's similarity and membership,
         and each theme's share compared between the first and the last year compared.
+    scheduler
+        Embed on a Dask cluster: a scheduler address or a ``distributed.Client``
+        (:mod:`topics.distributed`); default ``None``, this process.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -191,7 +195,7 @@ def analyze(
 
     start = time.perf_counter()
     if embeddings is None:
-        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress)
+        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start

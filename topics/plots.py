@@ -41,6 +41,8 @@ __all__ = [
     "theme_shares",
     "topic_colors",
     "topic_hierarchy",
+    "MAP_MAX_POINTS",
+    "map_sample",
     "topic_map",
     "topic_similarity_heatmap",
     "topic_sizes",
@@ -100,17 +102,76 @@ def _year_cols(comparison: pd.DataFrame) -> tuple:
 # --------------------------------------------------------------------------- 1. map
 
 
-def topic_map(documents: pd.DataFrame, coords: np.ndarray, *, title: str = "Topic map: every paper, placed by the similarity of its abstract") -> go.Figure:
+#: The most papers :func:`topic_map` draws by default: 10,000 points keep the map about
+#: 1.5 MB of HTML and smooth to pan; above that a stratified sample is drawn.
+MAP_MAX_POINTS = 10_000
+#: Papers kept per (topic, year) group, where it has that many, however small its share.
+MAP_MIN_PER_GROUP = 20
+
+
+def map_sample(documents: pd.DataFrame, *, max_points: int = MAP_MAX_POINTS, random_state: int = 0) -> np.ndarray:
+    """Row positions of the papers to draw on the map: all of them, or a stratified sample.
+
+    With ``n`` papers and ``n > max_points``, each of the ``G`` (topic, year) groups, of
+    ``n_g`` papers, keeps ``max(round(n_g * max_points / n), min(n_g, floor))`` of them,
+    drawn at random (seeded), where ``floor = max(1, min(MAP_MIN_PER_GROUP, max_points // G))``:
+    every topic and year stays visible in proportion to its size and small topics keep a
+    few points. The total is ``max_points`` give or take a point per group, plus the
+    floors of small groups (at most about ``2 * max_points``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted row positions (``iloc``) into ``documents``.
+    """
+    if not isinstance(max_points, (int, np.integer)) or max_points < 1:
+        raise ValueError(f"max_points must be a positive integer, got {max_points!r}")
+    n = len(documents)
+    if n <= max_points:
+        return np.arange(n)
+    rng = np.random.default_rng(random_state)
+    keys = documents["topic"].astype(str).to_numpy() + "|" + documents["year"].astype(str).to_numpy()
+    _, group = np.unique(keys, return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])
+    floor = max(1, min(MAP_MIN_PER_GROUP, max_points // len(starts)))
+    picked = []
+    for members in np.split(order, starts[1:]):
+        keep = max(int(round(len(members) * max_points / n)), min(len(members), floor))
+        picked.append(rng.choice(members, size=min(keep, len(members)), replace=False))
+    return np.sort(np.concatenate(picked))
+
+
+def topic_map(
+    documents: pd.DataFrame,
+    coords: np.ndarray,
+    *,
+    title: str | None = None,
+    max_points: int | None = MAP_MAX_POINTS,
+    random_state: int = 0,
+) -> go.Figure:
     """Documents in 2-D, coloured by topic, names at topic centres, a year selector.
 
     ``documents`` needs ``topic``, ``topic_label``, ``year`` and ``abstract``
     (``title`` used for hover when present). One trace per (topic, year); the buttons
-    show one year, the other, or both.
+    show one year, the other, or both. Above ``max_points`` papers only a stratified
+    sample is drawn (:func:`map_sample`, seeded by ``random_state``; ``None`` draws
+    every paper); topic names stay at the medians of all papers. The default title says
+    how many papers are shown, and ``fig.layout.meta`` holds ``n_points`` and
+    ``n_documents``.
     """
     coords = np.asarray(coords)
     if coords.shape != (len(documents), 2):
         raise ValueError(f"coords must have shape ({len(documents)}, 2), got {coords.shape}")
-    docs = documents.reset_index(drop=True).assign(x=coords[:, 0], y=coords[:, 1])
+    all_docs = documents.reset_index(drop=True).assign(x=coords[:, 0], y=coords[:, 1])
+    shown = np.arange(len(all_docs)) if max_points is None else map_sample(all_docs, max_points=max_points, random_state=random_state)
+    docs = all_docs.iloc[shown].reset_index(drop=True) if len(shown) < len(all_docs) else all_docs
+    if title is None:
+        title = (
+            "Topic map: every paper, placed by the similarity of its abstract" if len(docs) == len(all_docs)
+            else f"Topic map: {len(docs):,} of {len(all_docs):,} papers (sampled within each topic and year), "
+            "placed by the similarity of their abstracts"
+        )
     titles = docs["title"] if "title" in docs else pd.Series("", index=docs.index)
     docs["hover"] = [
         f"<b>{_esc(t if t else first_sentence(a, max_chars=110))}</b><br>{y} · {_esc(lbl)}"
@@ -138,7 +199,7 @@ def topic_map(documents: pd.DataFrame, coords: np.ndarray, *, title: str = "Topi
                 )
             )
             trace_years.append(y)
-    centres = docs[docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
+    centres = all_docs[all_docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
     for _, row in centres.iterrows():
         fig.add_annotation(x=row["x"], y=row["y"], text=_esc(row["topic_label"]), showarrow=False,
                            font=dict(size=11, color="#111"), bgcolor="rgba(255,255,255,0.7)")
@@ -151,6 +212,7 @@ def topic_map(documents: pd.DataFrame, coords: np.ndarray, *, title: str = "Topi
         xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False),
         yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False),
         legend=dict(title="Topic (click to hide)", itemsizing="constant"),
+        meta={"n_points": len(docs), "n_documents": len(all_docs)},
         updatemenus=[dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)],
     )
     return fig

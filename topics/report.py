@@ -96,21 +96,30 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
         }
         if areas:
             figs["area_slopes"] = plots.trend_slopes(analysis.area_comparison, title="Which areas rose or fell?")
-        figs["map"] = plots.topic_map(analysis.documents, analysis.coords)
+        figs["map"] = plots.topic_map(
+            analysis.documents, analysis.coords, max_points=plots.MAP_MAX_POINTS,
+            random_state=int(analysis.settings.get("random_state", 0)),
+        )
     elif kind == "groups":
         figs = {"heatmap": plots.group_heatmap(analysis.comparison)}
         if areas:
             figs["area_heatmap"] = plots.group_heatmap(analysis.area_comparison, title="Which areas lean to which group?")
         figs |= {
             "sizes": plots.topic_sizes(analysis.prevalence),
-            "map": plots.topic_map(analysis.documents, analysis.coords),
+            "map": plots.topic_map(
+            analysis.documents, analysis.coords, max_points=plots.MAP_MAX_POINTS,
+            random_state=int(analysis.settings.get("random_state", 0)),
+        ),
         }
     else:
         figs = {"area_shift": plots.prevalence_shift(analysis.area_comparison)} if areas else {}
         figs |= {
             "shift": plots.prevalence_shift(analysis.comparison),
             "significance": plots.significance_plot(analysis.comparison),
-            "map": plots.topic_map(analysis.documents, analysis.coords),
+            "map": plots.topic_map(
+            analysis.documents, analysis.coords, max_points=plots.MAP_MAX_POINTS,
+            random_state=int(analysis.settings.get("random_state", 0)),
+        ),
             "sizes": plots.topic_sizes(analysis.prevalence),
         }
     if len(analysis.terms):
@@ -121,6 +130,20 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
     if analysis.themes is not None:
         figs["themes"] = plots.theme_shares(analysis.themes.prevalence)
     return figs
+
+
+def _how_to_read(key: str, fig, analysis: Analysis) -> str:
+    """The chart's reading guide (said of groups where the grouping is not by year); for a
+    sampled map, how many papers it shows."""
+    text = _how(key, analysis)
+    meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
+    if meta and meta["n_points"] < meta["n_documents"]:
+        text += (
+            f" To keep this file small the map shows {meta['n_points']:,} of the {meta['n_documents']:,} papers, "
+            "a random sample drawn within each topic and year in proportion to its size; every table and "
+            "statistic in this report counts all papers."
+        )
+    return text
 
 
 def _versions() -> dict[str, str]:
@@ -292,7 +315,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     figures = build_figures(analysis)
     config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
     charts = [
-        {"key": key, "how": _how(key, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
+        {"key": key, "how": _how_to_read(key, fig, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
         for key, fig in figures.items()
     ]
     themes = _theme_section(analysis)
