@@ -1,6 +1,6 @@
 """Optional GPU components: cuML's UMAP and HDBSCAN, as BERTopic documents them.
 
-``pip install 'topics[gpu]' --extra-index-url https://pypi.nvidia.com`` installs RAPIDS
+``pip install 'topics[gpu]'`` installs RAPIDS
 cuML (CUDA 12 wheels). Where cuML imports and a CUDA device is visible,
 :func:`gpu_components` builds the two expensive steps of the topic model on the GPU
 with the same parameters the CPU path uses (:func:`topics.size_rule`), following
@@ -24,7 +24,7 @@ __all__ = ["cuml_available", "gpu_components"]
 
 logger = logging.getLogger(__name__)
 
-INSTALL_HINT = "pip install 'topics[gpu]' --extra-index-url https://pypi.nvidia.com"
+INSTALL_HINT = "pip install 'topics[gpu]'"
 
 
 def cuml_available() -> bool:
