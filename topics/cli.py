@@ -246,6 +246,11 @@ def _summary(analysis, written, seconds: float) -> None:
         f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
+    if analysis.kind == "two_groups" and analysis.by == "year":
+        from topics.narrate import narrate_areas
+
+        for sentence in narrate_areas(analysis.area_comparison, max_items=2):  # the report leads with areas too
+            print(sentence)
     for sentence in narrate(analysis.comparison, stability=analysis.stability, bursts=analysis.bursts, max_items=3):  # the report's own summary
         print(sentence)
     if analysis.themes is not None:
