@@ -178,3 +178,9 @@ def test_topic_map_draws_a_sample_and_says_so():
     every = plots.topic_map(docs, coords, max_points=None).to_dict()
     assert sum(len(values(t["x"])) for t in every["data"]) == 1000
     assert every["layout"]["title"]["text"].startswith("Topic map: every paper")
+
+
+def test_prevalence_shift_names_its_rows(comparison):
+    d = plots.prevalence_shift(comparison, unit="area").to_dict()
+    assert d["layout"]["title"]["text"].startswith("Which areas grew or shrank")
+    assert d["layout"]["yaxis"]["title"]["text"].startswith("area (sorted by z-score")

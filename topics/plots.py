@@ -221,8 +221,11 @@ def topic_map(
 # --------------------------------------------------------------------------- 2. shift
 
 
-def prevalence_shift(comparison: pd.DataFrame, *, title: str | None = None) -> go.Figure:
+def prevalence_shift(comparison: pd.DataFrame, *, title: str | None = None, unit: str = "topic") -> go.Figure:
     """Share of each topic in both years (dumbbell) and the difference with its 95 % CI.
+
+    ``unit`` names the rows in the axis and default title ("area" for an
+    ``area_comparison``).
 
     Topics are sorted by the log-odds z-score (largest growth on top); topics whose
     ``direction`` is not "no clear change" are drawn in full colour, the rest faded.
@@ -263,8 +266,8 @@ def prevalence_shift(comparison: pd.DataFrame, *, title: str | None = None) -> g
     fig.add_vline(x=0, line=dict(color="#333", width=1), row=1, col=2)
     fig.update_xaxes(title_text=f"share of the {_esc(by)}'s papers (%)", row=1, col=1, rangemode="tozero")
     fig.update_xaxes(title_text=f"{_esc(b)} share minus {_esc(a)} share (percentage points)", row=1, col=2)
-    fig.update_yaxes(title_text="topic (sorted by z-score, " + ("growth on top)" if by == "year" else f"more in {_esc(b)} on top)"), row=1, col=1)
-    default = f"Which topics grew or shrank from {a} to {b}?" if by == "year" else f"Which topics are more common in {_esc(a)} or in {_esc(b)}?"
+    fig.update_yaxes(title_text=f"{_esc(unit)} (sorted by z-score, " + ("growth on top)" if by == "year" else f"more in {_esc(b)} on top)"), row=1, col=1)
+    default = f"Which {_esc(unit)}s grew or shrank from {a} to {b}?" if by == "year" else f"Which {_esc(unit)}s are more common in {_esc(a)} or in {_esc(b)}?"
     fig.update_layout(**_LAYOUT, title=title or default,
                       height=max(420, 26 * len(comp) + 160), legend=dict(title=_esc(by.capitalize()), orientation="h", y=-0.08 if len(comp) > 15 else -0.2),
                       bargap=0.35)

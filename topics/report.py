@@ -112,7 +112,7 @@ def build_figures(analysis: Analysis) -> dict[str, "plots.go.Figure"]:
         ),
         }
     else:
-        figs = {"area_shift": plots.prevalence_shift(analysis.area_comparison)} if areas else {}
+        figs = {"area_shift": plots.prevalence_shift(analysis.area_comparison, unit="area")} if areas else {}
         figs |= {
             "shift": plots.prevalence_shift(analysis.comparison),
             "significance": plots.significance_plot(analysis.comparison),
