@@ -85,3 +85,13 @@ def test_injected_markup_shows_as_text_and_never_runs(browser, sample_corpus, tm
     assert page.locator("img[src='x']").count() == 0
     assert page.locator("main svg[onload]").count() == 0
     page.close()
+
+
+def test_your_themes_chart_draws(browser, sample_corpus, tmp_path):
+    analysis = topics.analyze(sample_corpus, embedder="lsa", cache=False, themes=["self-supervised learning", "optimal transport"])
+    path = topics.write_report(analysis, tmp_path / "themes.html")
+    page, events = open_report(browser, path)
+    chart = page.locator("#themes div.js-plotly-plot")
+    assert chart.count() == 1 and chart.locator("svg.main-svg").count() >= 1
+    assert page.locator("#themes .card").count() == 2
+    assert events["console"] == [] and events["errors"] == [] and events["requests"] == []
