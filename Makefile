@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt
 
-.PHONY: report report-full test test-fast notebooks bench setup browser clean
+.PHONY: report report-full report-status test test-fast notebooks bench setup browser clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ report: $(STAMP)
 ## with two further consensus fits.
 report-full: $(STAMP)
 	$(BIN)/topics report --dataset full --stability-seeds 2 -o reports/iclr-2024-vs-2025-full.html --tables reports/tables-full
+
+## The full lists compared between orals, spotlights and posters (years pooled).
+report-status: $(STAMP)
+	$(BIN)/topics report --dataset full --by status -o reports/iclr-by-status.html --tables reports/tables-status
 
 ## Headless Chromium for the browser tests (Debian package; needs root or sudo).
 browser:

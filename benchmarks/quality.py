@@ -40,11 +40,11 @@ def run(dataset: str, refits: list[int]) -> dict:
     import topics
     from topics.embed import embed_texts, get_embedder
     from topics.evaluate import evaluate_model, evaluate_plain_bertopic
-    from topics.text import clean_for_terms
+    from topics.pipeline import embedding_texts
 
     corpus = topics.datasets.load_dataset(dataset)
     embedder = get_embedder("minilm")
-    embeddings = embed_texts([clean_for_terms(t) for t in corpus["abstract"]], embedder, cache=True)
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=True)
     out = {"dataset": dataset, "n_documents": len(corpus), "embedding": embedder.name, "refit_seeds": refits}
     start = time.perf_counter()
     model = topics.TopicModel(random_state=0).fit(corpus, embeddings)
@@ -89,8 +89,8 @@ def main() -> int:
     parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
     args = parser.parse_args()
     if not args.table:
-        result = run(args.dataset, [1, 2])
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE).stdout.strip()
+        result = run(args.dataset, [1, 2])
         path = RESULTS / f"quality-{args.dataset}.json"
         previous = json.loads(path.read_text()) if path.exists() else {}
         result.update(commit=commit, date=date.today().isoformat(), python=sys.version.split()[0])

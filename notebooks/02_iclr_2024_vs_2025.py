@@ -36,7 +36,7 @@ corpus.groupby("year").size()
 # %%
 for sentence in topics.narrate_areas(analysis.area_comparison):
     print("-", sentence)
-topics.plots.prevalence_shift(analysis.area_comparison)
+topics.plots.prevalence_shift(analysis.area_comparison, unit="area")
 
 # %% [markdown]
 # ## Prevalence per year

@@ -63,3 +63,85 @@ def values(v):
             arr = arr.reshape([int(s) for s in str(v["shape"]).split(",")])
         return arr.tolist()
     return np.asarray(v).tolist()
+
+
+# Five years with planted trends, of realistic sizes, one of them a small year.
+TREND_YEARS = (2021, 2022, 2023, 2024, 2025)
+TREND_SIZES = (300, 40, 600, 900, 1300)
+PLANTED_SHARES = {
+    "emerging": (0.002, 0.004, 0.01, 0.05, 0.10),
+    "growing": (0.05, 0.075, 0.10, 0.125, 0.15),
+    "fading": (0.20, 0.17, 0.14, 0.11, 0.08),
+    "flat": (0.12,) * 5,
+    "bump": (0.03, 0.05, 0.10, 0.05, 0.03),
+}
+
+
+def planted_share_matrix() -> np.ndarray:
+    """(topics, years) shares: the planted topics, then three 'other' topics that split the rest."""
+    planted = np.array(list(PLANTED_SHARES.values()))
+    rest = (1 - planted.sum(0)) / 3
+    return np.vstack([planted, rest, rest, rest])
+
+
+TREND_LABELS = [*PLANTED_SHARES, "other a", "other b", "other c"]
+
+
+def make_trend_documents(seed: int = 0, sizes=TREND_SIZES, years=TREND_YEARS) -> pd.DataFrame:
+    """A documents table (year, topic, topic_label) drawn from the planted shares, no model."""
+    rng = np.random.default_rng(seed)
+    shares = planted_share_matrix()
+    frames = []
+    for j, (year, n) in enumerate(zip(years, sizes)):
+        counts = rng.multinomial(n, shares[:, j])
+        topic = np.repeat(np.arange(len(counts)), counts)
+        frames.append(pd.DataFrame({"year": year, "topic": topic}))
+    docs = pd.concat(frames, ignore_index=True)
+    docs["topic_label"] = [TREND_LABELS[t] for t in docs["topic"]]
+    return docs
+
+
+def make_trend_corpus(seed: int = 0, n_per_year=(30, 12, 40, 50, 60)) -> pd.DataFrame:
+    """A corpus over five years from the four theme vocabularies: transport rises,
+    molecules fades, robotics and speech stay flat (a small second year included)."""
+    rng = np.random.default_rng(seed)
+    weights = {
+        "transport": np.array([0.05, 0.10, 0.25, 0.35, 0.45]),
+        "molecules": np.array([0.45, 0.40, 0.25, 0.15, 0.05]),
+        "robotics": np.full(5, 0.25),
+        "speech": np.full(5, 0.25),
+    }
+    rows = []
+    for j, (year, n) in enumerate(zip(TREND_YEARS, n_per_year)):
+        p = np.array([w[j] for w in weights.values()])
+        for theme, k in zip(weights, rng.multinomial(n, p / p.sum())):
+            words = THEMES[theme].split()
+            for _ in range(k):
+                body = list(rng.choice(words, size=30)) + list(rng.choice(FILLER, size=8))
+                rng.shuffle(body)
+                rows.append({"abstract": " ".join(body) + ".", "year": year, "theme": theme,
+                             "status": rng.choice(["Oral", "Poster", "Spotlight"], p=[0.1, 0.7, 0.2])})
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "doc_id", [f"t{i}" for i in range(len(frame))])
+    frame.insert(1, "venue", "TEST")
+    frame.insert(3, "title", "")
+    frame["source"] = "synthetic"
+    frame["position"] = range(1, len(frame) + 1)
+    return frame[["doc_id", "venue", "year", "title", "abstract", "source", "position", "theme", "status"]]
+
+
+@pytest.fixture(scope="session")
+def trend_corpus() -> pd.DataFrame:
+    return make_trend_corpus()
+
+
+@pytest.fixture(scope="session")
+def trend_analysis(trend_corpus) -> topics.Analysis:
+    """Five generated years through the whole pipeline (weightless backend)."""
+    return topics.analyze(trend_corpus, embedder="lsa", random_state=0, cache=False)
+
+
+@pytest.fixture(scope="session")
+def status_analysis(trend_corpus) -> topics.Analysis:
+    """The same corpus compared by its 'status' column (three unordered groups)."""
+    return topics.analyze(trend_corpus, embedder="lsa", random_state=0, cache=False, by="status")

@@ -65,3 +65,8 @@ def test_topic_names_use_the_written_out_acronym():
     }
     names = topic_names(terms, labels, texts, analyzer=analyzer)
     assert names == {0: "self-supervised learning", 1: "optimal transport"}
+
+
+def test_a_singular_is_expanded_from_a_plural_definition_and_no_empty_brackets_remain():
+    out = expand_acronyms("Large language models (LLMs) help; an LLM plans.", {"LLMs": "large language models"})
+    assert out == "Large language models help; an large language model plans."

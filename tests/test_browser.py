@@ -87,6 +87,34 @@ def test_injected_markup_shows_as_text_and_never_runs(browser, sample_corpus, tm
     page.close()
 
 
+@pytest.mark.parametrize("name", ["trend_analysis", "status_analysis"])
+def test_trend_and_grouping_reports_draw_every_chart(browser, request, tmp_path, name):
+    analysis = request.getfixturevalue(name)
+    path = topics.write_report(analysis, tmp_path / f"{name}.html")
+    page, events = open_report(browser, path)
+    charts = page.locator("div.js-plotly-plot")
+    keys = list(topics.report.build_figures(analysis))
+    assert charts.count() == len(keys)
+    for key in keys:
+        chart = page.locator(f"#chart-{key}")
+        assert chart.locator("svg.main-svg").count() >= 1, f"{key} did not draw"
+        # every trace made it into the page: plotly's own data on the div
+        assert page.evaluate(f"document.getElementById('chart-{key}').data.length") >= 1, key
+    assert events["console"] == [] and events["errors"] == [] and events["requests"] == []
+    if name == "trend_analysis":
+        # one band and one line per topic in the small multiples, drawn as SVG paths
+        n_topics = analysis.comparison["topic"].nunique()
+        assert page.evaluate("document.getElementById('chart-trends').data.length") == 2 * n_topics
+        assert page.locator("#chart-trends g.trace.scatter").count() == 2 * n_topics
+        assert page.locator("#chart-slopes g.trace.bars g.point").count() == n_topics
+    else:
+        rows = page.evaluate("document.getElementById('chart-heatmap').calcdata[0][0].z.length")
+        cols = page.evaluate("document.getElementById('chart-heatmap').calcdata[0][0].z[0].length")
+        assert (rows, cols) == (len(analysis.comparison), len(analysis.groups))
+        assert page.locator("#chart-heatmap g.hm, #chart-heatmap image").count() >= 1
+    page.close()
+
+
 def test_your_themes_chart_draws(browser, sample_corpus, tmp_path):
     analysis = topics.analyze(sample_corpus, embedder="lsa", cache=False, themes=["self-supervised learning", "optimal transport"])
     path = topics.write_report(analysis, tmp_path / "themes.html")
@@ -95,3 +123,4 @@ def test_your_themes_chart_draws(browser, sample_corpus, tmp_path):
     assert chart.count() == 1 and chart.locator("svg.main-svg").count() >= 1
     assert page.locator("#themes .card").count() == 2
     assert events["console"] == [] and events["errors"] == [] and events["requests"] == []
+    page.close()

@@ -62,7 +62,7 @@ def test_summary_is_printed(tmp_path, capsys):
         ({"e.txt": ""}, ["e.txt"], "e.txt: empty"),
         ({"h.txt": "Papers\n\nAn abstract."}, ["h.txt"], "names no year"),
         ({"t.csv": "title,year\nT,2024\n"}, ["t.csv"], "no 'abstract' column"),
-        ({"one.txt": "ICLR 2024 Papers\n\n" + "\n\n".join(f"Abstract number {i} about things." for i in range(12))}, ["one.txt"], "need exactly two years"),
+        ({"one.txt": "ICLR 2024 Papers\n\n" + "\n\n".join(f"Abstract number {i} about things." for i in range(12))}, ["one.txt"], "need at least two years to compare, found 1 (2024)"),
         ({}, ["--stability-seeds", "-1"], "--stability-seeds must be 0 or more"),
     ],
 )
@@ -123,6 +123,90 @@ def test_real_minilm_end_to_end(tmp_path):
     assert (tmp_path / "t" / "documents.csv").read_bytes() == first
 
 
+# --------------------------------------------------------------------------- --by, --years YEAR..., --groups
+
+
+@pytest.fixture(scope="module")
+def five_years(tmp_path_factory):
+    from tests.conftest import make_trend_corpus
+
+    folder = tmp_path_factory.mktemp("five")
+    make_trend_corpus()[["abstract", "year", "title", "status"]].to_csv(folder / "five.csv", index=False)
+    return folder / "five.csv"
+
+
+def test_five_years_give_trends(five_years, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", str(five_years), "--backend", "lsa", "-q", "--tables", "t"]) == 0
+    printed = capsys.readouterr().out
+    assert "From 2021 to 2025 (5 years with" in printed
+    assert (tmp_path / "reports" / "topics-2021-2025.html").exists()  # the default name says what was compared
+    comp = pd.read_csv(tmp_path / "t" / "comparison.csv")
+    assert {"share_2021", "share_2025", "slope_pp", "q_value", "trend"} <= set(comp.columns)
+    assert set(comp["trend"]) <= {"emerging", "growing", "fading", "stable", "no clear trend"}
+    prev = pd.read_csv(tmp_path / "t" / "prevalence.csv")
+    assert sorted(prev["year"].unique()) == [2021, 2022, 2023, 2024, 2025]
+    assert prev.groupby("year")["share"].sum().tolist() == pytest.approx([1.0] * 5)
+    bursts = pd.read_csv(tmp_path / "t" / "bursts.csv")
+    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight"]
+
+
+def test_years_select_the_trend(five_years, tmp_path, capsys):
+    args = ["report", str(five_years), "--backend", "lsa", "-q", "--years", "2025", "2021", "2023", "-o", str(tmp_path / "r.html"),
+            "--tables", str(tmp_path / "t")]
+    assert main(args) == 0
+    comp = pd.read_csv(tmp_path / "t" / "comparison.csv")
+    assert [c for c in comp.columns if c.startswith("share_")] == ["share_2021", "share_2023", "share_2025"]
+    assert "From 2021 to 2025 (3 years with" in capsys.readouterr().out
+
+
+def test_by_status(five_years, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", str(five_years), "--backend", "lsa", "-q", "--by", "status", "--tables", "t"]) == 0
+    assert (tmp_path / "reports" / "topics-by-status.html").exists()
+    comp = pd.read_csv(tmp_path / "t" / "comparison.csv")
+    assert {"z_Oral", "z_Poster", "z_Spotlight", "chi2", "q_value", "leans"} <= set(comp.columns)
+    docs = pd.read_csv(tmp_path / "t" / "documents.csv")
+    assert "status" in docs.columns
+    assert comp[["n_Oral", "n_Poster", "n_Spotlight"]].to_numpy().sum() == (docs["topic"] != -1).sum()
+    assert "by status across" in capsys.readouterr().out
+
+
+def test_two_chosen_groups(five_years, tmp_path):
+    args = ["report", str(five_years), "--backend", "lsa", "-q", "--by", "status", "--groups", "Poster", "Oral",
+            "--years", "2024", "2025", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
+    assert main(args) == 0
+    comp = pd.read_csv(tmp_path / "t" / "comparison.csv")
+    assert comp.columns.tolist()[2:6] == ["n_Poster", "n_Oral", "share_Poster", "share_Oral"]
+    assert set(comp["direction"]) <= {"higher in Oral", "higher in Poster", "no clear difference"}
+    docs = pd.read_csv(tmp_path / "t" / "documents.csv")
+    chosen = docs[docs["year"].isin([2024, 2025]) & docs["status"].isin(["Oral", "Poster"]) & (docs["topic"] != -1)]
+    assert comp["n_Oral"].sum() == (chosen["status"] == "Oral").sum()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--by", "track"], "no column 'track' to group by"),
+        (["--by", "status", "--groups", "Orals"], "--groups Orals: no paper has status 'Orals' (values present: Oral, Poster, Spotlight)"),
+        (["--groups", "Oral"], "--groups is for other --by columns"),
+        (["--years", "2024"], "--years needs two or more years"),
+        (["--years", "2024", "2030"], "year 2030 is not in the corpus"),
+        (["--by", "status", "--years", "2030"], "year 2030 is not in the corpus"),
+        (["--stability-seeds", "1"], "two-year comparisons only"),
+    ],
+)
+def test_grouping_errors_exit_2(five_years, capsys, args, message):
+    assert main(["report", str(five_years), "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
+
+
+def test_one_venue_cannot_be_compared(capsys):
+    assert main(["report", "--backend", "lsa", "-q", "--by", "venue"]) == 2
+    assert "column 'venue' has 1 value (ICLR); need at least two groups" in capsys.readouterr().err
+
+
 def test_themes_on_bundled_files(tmp_path, capsys):
     (tmp_path / "themes.toml").write_text('[[themes]]\nname = "diffusion models"\nphrases = ["denoising"]\n', encoding="utf-8")
     args = ["report", "--backend", "lsa", "-q", "--theme", "self-supervised learning", "--theme", "optimal transport",
@@ -161,3 +245,24 @@ def test_bad_themes_exit_2_with_one_line(tmp_path, monkeypatch, capsys, files, a
     assert main(["report", "--backend", "lsa", "-q", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+def test_dask_scheduler_from_flag_or_environment(tmp_path, monkeypatch, capsys, how):
+    # The corpus-fitted LSA backend cannot be split over workers: the scheduler was seen.
+    monkeypatch.chdir(tmp_path)
+    args = ["--dask-scheduler", "tcp://127.0.0.1:9"] if how == "flag" else []
+    monkeypatch.setenv("TOPICS_DASK_SCHEDULER", "tcp://127.0.0.1:9" if how == "env" else "")
+    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("topics: error:") and "cannot be split over Dask workers" in err and len(err.splitlines()) == 1
+
+
+def test_unreachable_dask_scheduler_exits_2(tmp_path, monkeypatch, capsys):
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    monkeypatch.chdir(tmp_path)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        assert main(["report", "--no-cache", "-q", "--dask-scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in err and len(err.splitlines()) == 1

@@ -123,3 +123,35 @@ def test_unsupported_suffix(tmp_path):
     f = write(tmp_path / "x.docx", "hello")
     with pytest.raises(CorpusError, match="unsupported type"):
         read_corpus(f)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv", ".csv.gz"])
+def test_large_tables_are_read_in_chunks_with_file_row_numbers(tmp_path, monkeypatch, suffix):
+    import topics.corpus as C
+
+    monkeypatch.setattr(C, "TABLE_CHUNK_ROWS", 3)  # eight rows: three chunks
+    rows = pd.DataFrame({
+        "id": [f"p{i}" for i in range(8)],
+        "abstract": [f"Abstract   number {i}\tabout  things." if i != 4 else "" for i in range(8)],
+        "year": [2024, 2025] * 4,
+        "extra": list("abcdefgh"),
+    })
+    path = tmp_path / f"t{suffix}"
+    rows.to_parquet(path) if suffix == ".parquet" else rows.to_csv(path, index=False)
+    df = read_corpus(path)
+    assert df["doc_id"].tolist() == ["p0", "p1", "p2", "p3", "p5", "p6", "p7"]  # the empty row 5 skipped
+    assert df["position"].tolist() == [1, 2, 3, 4, 6, 7, 8]  # row numbers of the file, across chunks
+    assert df["abstract"].iloc[5] == "Abstract number 6 about things."
+    assert df["extra"].tolist() == list("abcdfgh") and list(df.columns[: len(CORPUS_COLUMNS)]) == CORPUS_COLUMNS
+    rows["year"] = rows["year"].astype(object)
+    rows.loc[6, "year"] = "20x5" if suffix != ".parquet" else None
+    rows.to_parquet(path) if suffix == ".parquet" else rows.to_csv(path, index=False)
+    with pytest.raises(CorpusError, match=r"row 7: year .* is not a whole number"):
+        read_corpus(path)
+
+
+def test_non_utf8_csv_is_named(tmp_path):
+    f = tmp_path / "latin.csv"
+    f.write_bytes("abstract,year\nCaf\xe9 society and its discontents.,2024\n".encode("latin-1"))
+    with pytest.raises(CorpusError, match="latin.csv: not UTF-8 text"):
+        read_corpus(f)

@@ -150,6 +150,94 @@ def test_bf16_embeddings_stay_within_cosine_0_99_of_fp32(sample_corpus):
     np.testing.assert_array_equal(fast_model.encode(texts), fast)  # and is deterministic
 
 
+class FailingEmbedder(CountingEmbedder):
+    """Embeds ``fail_after`` calls, then raises as a killed run would."""
+
+    def __init__(self, fail_after, fingerprint="fake-v1"):
+        super().__init__(fingerprint)
+        self.fail_after = fail_after
+
+    def encode(self, texts, *, show_progress=False):
+        if self.calls == self.fail_after:
+            raise KeyboardInterrupt("killed")
+        return super().encode(texts, show_progress=show_progress)
+
+
+def test_interrupted_run_resumes_without_reembedding(tmp_path):
+    texts = [f"paper number {i} about topic {i % 3}" for i in range(11)]
+    reference = CountingEmbedder().encode(texts)
+    dying = FailingEmbedder(fail_after=3)
+    with pytest.raises(KeyboardInterrupt):
+        E.embed_texts(texts, dying, cache=tmp_path, chunk_size=2)
+    cache = E.EmbeddingCache(tmp_path)
+    assert len(cache.parts("fake-v1")) == 3  # one file per finished chunk
+    assert len(cache.load("fake-v1")) == 6
+    resumed = CountingEmbedder()
+    vectors = E.embed_texts(texts, resumed, cache=tmp_path, chunk_size=2)
+    assert resumed.seen == 5  # only the texts the killed run had not finished
+    assert resumed.calls == 3  # in chunks of two
+    np.testing.assert_allclose(vectors, reference, atol=1e-7)
+    assert cache.parts("fake-v1") == []  # folded into the main file at the end
+    assert len(cache.load("fake-v1")) == 11
+
+
+def test_damaged_chunk_file_is_ignored_and_recomputed(tmp_path, caplog):
+    texts = ["first text here", "second text here", "third text here"]
+    with pytest.raises(KeyboardInterrupt):
+        E.embed_texts(texts, FailingEmbedder(fail_after=2), cache=tmp_path, chunk_size=1)
+    cache = E.EmbeddingCache(tmp_path)
+    first_part = cache.parts("fake-v1")[0]
+    first_part.write_bytes(first_part.read_bytes()[:-20])  # truncated mid-write
+    again = CountingEmbedder()
+    vectors = E.embed_texts(texts, again, cache=tmp_path, chunk_size=1)
+    assert again.seen == 2 and "damaged" in caplog.text
+    np.testing.assert_allclose(vectors, CountingEmbedder().encode(texts), atol=1e-7)
+
+
+def test_append_and_compact_keep_every_vector(tmp_path):
+    cache = E.EmbeddingCache(tmp_path)
+    cache.save("fp", {"k0": np.ones(3, dtype=np.float32)})
+    cache.append("fp", ["k1", "k2"], np.eye(3, dtype=np.float32)[:2])
+    cache.append("fp", ["k3"], np.full((1, 3), 2, dtype=np.float32))
+    assert sorted(cache.load("fp")) == ["k0", "k1", "k2", "k3"]
+    assert cache.compact("fp") == cache.path("fp")
+    assert cache.parts("fp") == [] and cache.compact("fp") is None
+    stored = cache.load("fp")
+    np.testing.assert_array_equal(stored["k3"], [2, 2, 2])
+    np.testing.assert_array_equal(stored["k1"], [1, 0, 0])
+    with pytest.raises(ValueError, match="2 keys for vectors of shape"):
+        cache.append("fp", ["a", "b"], np.ones((3, 3)))
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5])
+def test_bad_chunk_size_is_named(tmp_path, bad):
+    with pytest.raises(ValueError, match=f"chunk_size must be a positive integer, got {bad}"):
+        E.embed_texts(["a text"], CountingEmbedder(), cache=tmp_path, chunk_size=bad)
+
+
+def test_hashing_embedder_is_per_text_and_cacheable(tmp_path):
+    texts = ["optimal transport with entropic regularisation", "speech recognition with phonemes", "robot grasping"]
+    h = E.HashingEmbedder()
+    together = h.encode(texts)
+    alone = np.vstack([h.encode([t]) for t in texts])
+    np.testing.assert_allclose(together, alone, atol=1e-6)  # no dependence on the other texts
+    np.testing.assert_allclose(np.linalg.norm(together, axis=1), 1, atol=1e-5)
+    assert together[0] @ h.encode(["optimal transport with regularisation"])[0] > 0.7
+    assert together[0] @ together[1] < 0.5
+    E.embed_texts(texts, h, cache=tmp_path)
+    assert len(E.EmbeddingCache(tmp_path).load(h.fingerprint())) == 3
+
+
+def test_sentence_transformer_embedder_pickles_without_its_model():
+    import pickle
+
+    emb = E.SentenceTransformerEmbedder(precision="fp32")
+    emb._model = object()  # as if loaded
+    clone = pickle.loads(pickle.dumps(emb))
+    assert clone._model is None and clone.fingerprint() == emb.fingerprint()
+    assert emb._model is not None  # the original keeps its model
+
+
 class _WordModel:
     """A stand-in for a sentence-transformers model: one token per word, reads 6 tokens
     (4 plus [CLS] and [SEP]), and embeds a text as the counts of the words 'a' and 'b'."""

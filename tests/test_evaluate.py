@@ -108,3 +108,8 @@ def test_cli_errors(tmp_path, capsys):
     assert main(["evaluate", str(path), "--backend", "lsa", "--labels-column", "nope"]) == 2
     assert "no column 'nope'" in capsys.readouterr().err
     assert main(["evaluate", str(path), "--backend", "lsa", "--refits", "-1"]) == 2
+
+
+def test_accented_terms_match_their_documents():
+    docs = document_terms(["the Schrödinger bridge problem", "a Schrödinger bridge"])
+    assert npmi_coherence({0: ["schrödinger", "bridge"]}, docs)["npmi"].iloc[0] == 1.0

@@ -90,3 +90,16 @@ def test_names_that_share_words_but_not_a_phrase_can_coexist():
     names = name_topics(terms, {0: 30, 1: 20, 2: 10})
     assert names[0] == "vision-language models" and names[1] == "language models"
     assert names[2] == "safety"  # "language model" reads as topic 1's name
+
+
+def test_a_one_word_name_does_not_block_longer_phrases_and_extensions_keep_names_distinct():
+    from topics.labels import PhraseAnalyzer, _overlaps, topic_names
+
+    assert not _overlaps("vision transformers", {"transformers"})
+    assert _overlaps("language models", {"large language models"})
+    # both names would extend to "state space models"
+    texts = ["state space models are fast; state space models scale"] * 3 + ["we study space models; state space models"] * 2
+    labels = np.array([0, 0, 0, 1, 1])
+    terms = {0: [("state space", 1.0)], 1: [("space models", 1.0)]}
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    assert len(set(names.values())) == 2  # never two topics called "state space models"

@@ -144,3 +144,42 @@ def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings):
     np.testing.assert_array_equal(shared, again)  # the same exact graph either way
     with pytest.raises(ValueError, match="at least"):
         map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in model.neighbors_))
+
+
+@pytest.mark.slow
+def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
+    """Self-supervised learning, long-tailed recognition and optimal transport are in the
+    bundled files: each comes out as a topic name, and that topic holds the papers about it.
+    (bf16 is asked for explicitly, so the vectors are the same on CPUs without native bf16.)"""
+    import re
+
+    import topics
+    from topics.acronyms import find_acronyms
+    from topics.embed import SentenceTransformerEmbedder
+    from topics.labels import GENERIC_PHRASES
+
+    analysis = topics.analyze(sample_corpus, embedder=SentenceTransformerEmbedder(precision="bf16"), random_state=0, cache=False)
+    names = {t: n for t, n in analysis.model.topic_names_.items() if t != -1}
+    docs = analysis.documents
+
+    def topic_named(pattern: str) -> int:
+        found = [t for t, n in names.items() if re.search(pattern, n)]
+        assert found, f"no topic name matches {pattern!r}: {sorted(names.values())}"
+        return found[0]
+
+    themes = {
+        r"^self-supervised learning$": r"^Self-supervised learning|self-supervised learning \(SSL\)",
+        r"^long-tailed": r"long-tailed recognition",
+        r"^optimal transport$": r"Optimal Transport \(OT\)|Sinkhorn",
+    }
+    for name, papers in themes.items():
+        topic = topic_named(name)
+        about = docs["abstract"].str.contains(papers, regex=True)
+        assert about.sum() >= 2
+        where = docs.loc[about, "topic"].value_counts()
+        # the named topic holds more of the papers about its theme than any other topic
+        assert where.get(topic, 0) == where.max(), f"{names[topic]!r} holds {where.get(topic, 0)} of {dict(where)}"
+    acronyms = {a.lower() for a in find_acronyms(sample_corpus["abstract"])}
+    for name in names.values():
+        assert name not in GENERIC_PHRASES
+        assert not set(name.replace(",", " ").split()) & acronyms, f"{name!r} is a bare acronym the corpus defines"

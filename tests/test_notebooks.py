@@ -16,7 +16,8 @@ def notebook_env(tmp_path_factory):
 
     old = dict(os.environ)
     # the weightless backend keeps the suite fast; the real model runs in test_cli
-    os.environ.update(TOPICS_BACKEND="lsa", TOPICS_CACHE_DIR=str(tmp_path_factory.mktemp("nbcache")))
+    # and notebook 04 a sample of the full lists (TOPICS_N_PAPERS)
+    os.environ.update(TOPICS_BACKEND="lsa", TOPICS_N_PAPERS="1200", TOPICS_CACHE_DIR=str(tmp_path_factory.mktemp("nbcache")))
     yield
     os.environ.clear()
     os.environ.update(old)

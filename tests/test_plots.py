@@ -138,3 +138,49 @@ def test_theme_shares_draws_shares_and_intervals():
     assert "5 of 100 papers" in first["hovertext"][0]
     with pytest.raises(ValueError, match="lacks column"):
         plots.theme_shares(prev.drop(columns="ci_low"))
+
+
+def _many_docs():
+    # topic 0: 900 papers, topic 1: 90, topic 2: 10; half in each year.
+    topic = np.repeat([0, 1, 2], [900, 90, 10])
+    year = np.tile([2024, 2025], 500)
+    rng = np.random.default_rng(0)
+    docs = pd.DataFrame({"topic": topic, "topic_label": [f"t{t}" for t in topic], "year": year,
+                         "title": [f"paper {i}" for i in range(1000)], "abstract": "An abstract."})
+    return docs, rng.normal(size=(1000, 2)) + topic[:, None] * 10
+
+
+def test_map_sample_is_proportional_per_topic_and_year_with_a_floor():
+    docs, _ = _many_docs()
+    rows = plots.map_sample(docs, max_points=100, random_state=0)
+    counts = docs.iloc[rows].groupby(["topic", "year"]).size().to_dict()
+    # Six groups: floor = min(20, 100 // 6) = 16. 450 per (0, year): round(450 * 100 / 1000) = 45;
+    # 45 per (1, year): max(round(4.5), min(45, 16)) = 16; 5 per (2, year): all 5.
+    assert counts == {(0, 2024): 45, (0, 2025): 45, (1, 2024): 16, (1, 2025): 16, (2, 2024): 5, (2, 2025): 5}
+    assert len(set(rows)) == len(rows) == 132 and list(rows) == sorted(rows)
+    np.testing.assert_array_equal(rows, plots.map_sample(docs, max_points=100, random_state=0))  # seeded
+    assert not np.array_equal(rows, plots.map_sample(docs, max_points=100, random_state=1))
+    np.testing.assert_array_equal(plots.map_sample(docs, max_points=1000), np.arange(1000))
+    with pytest.raises(ValueError, match="max_points must be a positive integer, got 0"):
+        plots.map_sample(docs, max_points=0)
+
+
+def test_topic_map_draws_a_sample_and_says_so():
+    docs, coords = _many_docs()
+    fig = plots.topic_map(docs, coords, max_points=100)
+    d = fig.to_dict()
+    assert sum(len(values(t["x"])) for t in d["data"]) == 132
+    assert d["layout"]["meta"] == {"n_points": 132, "n_documents": 1000}
+    assert "132 of 1,000 papers" in d["layout"]["title"]["text"]
+    # Topic names sit at the medians of all papers, not of the sample.
+    centre = {a["text"]: (a["x"], a["y"]) for a in d["layout"]["annotations"]}
+    assert centre["t1"] == pytest.approx(tuple(np.median(coords[900:990], axis=0)))
+    every = plots.topic_map(docs, coords, max_points=None).to_dict()
+    assert sum(len(values(t["x"])) for t in every["data"]) == 1000
+    assert every["layout"]["title"]["text"].startswith("Topic map: every paper")
+
+
+def test_prevalence_shift_names_its_rows(comparison):
+    d = plots.prevalence_shift(comparison, unit="area").to_dict()
+    assert d["layout"]["title"]["text"].startswith("Which areas grew or shrank")
+    assert d["layout"]["yaxis"]["title"]["text"].startswith("area (sorted by z-score")

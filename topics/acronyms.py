@@ -139,6 +139,8 @@ def _with_hyphen_prefix(text: str, definition: str) -> str:
     return match.group(1) + definition if match else definition
 
 
+_EMPTY_BRACKETS = re.compile(r"\s*\(\s*\)")
+
 #: A word that may be an acronym, whole (not part of a hyphenated compound).
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]{1,10}(?![\w-])")
 
@@ -158,6 +160,9 @@ def expand_acronyms(text: str, acronyms: Mapping[str, str]) -> str:
         if definition is None and word.endswith("s") and word[:-1] in acronyms:
             singular = acronyms[word[:-1]]
             definition = singular if singular.endswith("s") else singular + "s"
+        if definition is None and word + "s" in acronyms:  # only the plural was defined: "LLMs"
+            plural = acronyms[word + "s"]
+            definition = plural[:-1] if plural.endswith("s") and not plural.endswith("ss") else plural
         if definition is None:
             return word
         before = match.string[: match.start()].rstrip()
@@ -166,4 +171,4 @@ def expand_acronyms(text: str, acronyms: Mapping[str, str]) -> str:
             return ""  # "optimal transport (OT)": the definition is already there
         return definition
 
-    return _WORD.sub(replace, text)
+    return _EMPTY_BRACKETS.sub("", _WORD.sub(replace, text))

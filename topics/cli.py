@@ -1,8 +1,9 @@
 """The ``topics`` command: a thin layer over :func:`topics.analyze` and the report writer.
 
 ``topics report [INPUT ...]`` reads the inputs (default: the bundled ICLR sample),
-finds topics, compares two years, writes the HTML report and, with ``--tables``, the
-CSV tables; it prints a short summary. Bad input exits with status 2 and a one-line
+finds topics, compares them between years (two years: what changed; three or more:
+trends) or between the groups of another column (``--by venue``, ``--by status``),
+writes the HTML report and, with ``--tables``, the CSV tables; it prints a short summary. Bad input exits with status 2 and a one-line
 error, no traceback.
 """
 
@@ -27,21 +28,31 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     rep = sub.add_parser(
         "report",
-        help="find topics, compare two years, write an HTML trend report",
-        description="Find topics in paper abstracts, compare their prevalence between two years, and write a "
-        "self-contained HTML report. Without INPUT, the bundled ICLR 2024/2025 files are used.",
+        help="find topics, compare years or other groups, write an HTML trend report",
+        description="Find topics in paper abstracts, compare their prevalence between years (two years: what changed; "
+        "three or more: trends) or between the groups of another column (--by), and write a self-contained HTML "
+        "report. Without INPUT, the bundled ICLR 2024/2025 files are used.",
     )
     rep.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     rep.add_argument("--dataset", choices=["sample", "full"], default=None,
                      help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
-    rep.add_argument("-o", "--output", type=Path, default=None, help=f"HTML report path (default: {DEFAULT_REPORT})")
-    rep.add_argument("--tables", type=Path, default=None, metavar="DIR", help="also write documents.csv, topics.csv, comparison.csv (and themes.csv, theme_papers.csv with themes) here")
+    rep.add_argument("-o", "--output", type=Path, default=None,
+                     help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
+                          "for trends, reports/<venue>-by-<column>.html for other groupings)")
+    rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
+                     help="also write documents.csv, topics.csv, comparison.csv, prevalence.csv (and themes.csv, theme_papers.csv with themes) here")
     rep.add_argument("--backend", choices=BACKENDS, default="minilm",
                      help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
                           "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
     rep.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    rep.add_argument("--years", type=int, nargs=2, metavar=("A", "B"), default=None, help="the two years to compare (default: the two present)")
+    rep.add_argument("--by", default="year", metavar="COLUMN",
+                     help="compare groups of this column: year (default; three or more years give trends), venue, status, "
+                          "or any column of a table INPUT")
+    rep.add_argument("--years", type=int, nargs="+", metavar="YEAR", default=None,
+                     help="the years to use (default: all present); with --by year, two or more years to compare")
+    rep.add_argument("--groups", nargs="+", metavar="GROUP", default=None,
+                     help="with another --by: the groups to compare, in this order (default: every value)")
     rep.add_argument("--include-outliers", action="store_true", help="count outlier papers (topic -1) in shares")
     rep.add_argument("--reduce-outliers", action="store_true", help="reassign outlier papers to their nearest topic")
     rep.add_argument("--stability-seeds", type=int, default=0, metavar="N",
@@ -53,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
+                     help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
+                          "else this process); needs pip install 'topics[dask]'")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
     ev = sub.add_parser(
@@ -146,6 +160,10 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError("give INPUT files or --dataset, not both")
     if args.stability_seeds < 0:
         raise ValueError(f"--stability-seeds must be 0 or more, got {args.stability_seeds}")
+    if args.by == "year" and args.groups:
+        raise ValueError("--groups is for other --by columns; choose years with --years")
+    if args.by == "year" and args.years is not None and len(args.years) < 2:
+        raise ValueError(f"--years needs two or more years to compare with --by year, got {args.years[0]}")
     themes = _themes(args)
     if args.inputs:
         corpus = read_corpus(args.inputs)
@@ -159,15 +177,18 @@ def _report(args: argparse.Namespace) -> int:
             "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
             else "bundled full ICLR lists: ICLR 2024 (all 2,260 accepted papers) and ICLR 2025 (2,104 of 3,704)"
         )
+    groups = _groups(corpus, args.by, args.groups)
     embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    scheduler = args.dask_scheduler or _scheduler_from_env()
     model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
     analysis = analyze(
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
-        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), themes=themes,
+        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
+        themes=themes, scheduler=scheduler,
     )
-    output = args.output or DEFAULT_REPORT
+    output = args.output or _default_output(analysis)
     write_report(analysis, output, caveats=caveats, dataset=described)
     written = [output]
     if args.tables:
@@ -176,6 +197,31 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _groups(corpus, by: str, given: list[str] | None) -> list | None:
+    """The --groups strings as the values of the corpus's ``by`` column (numbers stay numbers)."""
+    if given is None or by == "year":
+        return None
+    if by not in corpus.columns:
+        raise ValueError(f"--by {by}: the input has no column {by!r} (columns: {', '.join(map(str, corpus.columns))})")
+    present = {str(v): v for v in corpus[by].dropna().unique()}
+    unknown = [g for g in given if g not in present]
+    if unknown:
+        raise ValueError(f"--groups {unknown[0]}: no paper has {by} {unknown[0]!r} (values present: {', '.join(sorted(present))})")
+    return [present[g] for g in given]
+
+
+def _default_output(analysis) -> Path:
+    """reports/iclr-2024-vs-2025.html for the default two years, else a name that says what was compared."""
+    if analysis.kind == "two_groups" and analysis.by == "year":
+        return DEFAULT_REPORT
+    venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
+    stem = "-".join(venues).lower() if venues else "topics"
+    if analysis.kind == "trend" and analysis.by == "year":
+        name = f"{stem}-{analysis.groups[0]}-{analysis.groups[-1]}"
+    else:
+        name = f"{stem}-by-{analysis.by}"
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)
+    return Path("reports") / f"{safe}.html"
 def _themes(args: argparse.Namespace) -> tuple:
     """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
     from topics.themes import Theme, as_themes, read_themes
@@ -186,6 +232,10 @@ def _themes(args: argparse.Namespace) -> tuple:
             raise ValueError("--theme needs a non-empty name, got ''")
         themes.append(Theme(name))
     return as_themes(themes) if themes else ()
+def _scheduler_from_env() -> str | None:
+    import os
+
+    return os.environ.get("TOPICS_DASK_SCHEDULER") or None  # topics.distributed.SCHEDULER_ENV, without importing Dask
 
 
 def _summary(analysis, written, seconds: float) -> None:
@@ -196,7 +246,12 @@ def _summary(analysis, written, seconds: float) -> None:
         f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
-    for sentence in narrate(analysis.comparison, stability=analysis.stability, max_items=3):  # the report's own summary
+    if analysis.kind == "two_groups" and analysis.by == "year":
+        from topics.narrate import narrate_areas
+
+        for sentence in narrate_areas(analysis.area_comparison, max_items=2):  # the report leads with areas too
+            print(sentence)
+    for sentence in narrate(analysis.comparison, stability=analysis.stability, bursts=analysis.bursts, max_items=3):  # the report's own summary
         print(sentence)
     if analysis.themes is not None:
         from topics.narrate import narrate_themes
@@ -221,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers"):
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from topics.corpus import CorpusError
     from topics.embed import EmbeddingError

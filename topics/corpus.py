@@ -91,7 +91,7 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
     corpus = pd.concat(frames, ignore_index=True, sort=False)
     corpus = _order_columns(corpus)
     if deduplicate:
-        corpus = drop_duplicate_abstracts(corpus)
+        corpus = _drop_duplicates(corpus, corpus["abstract"])  # every reader normalised the whitespace already
     dup_ids = corpus["doc_id"][corpus["doc_id"].duplicated()]
     if len(dup_ids):
         raise CorpusError(
@@ -103,7 +103,10 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
 
 def drop_duplicate_abstracts(corpus: pd.DataFrame) -> pd.DataFrame:
     """Drop repeated abstracts (after whitespace normalisation), logging each one."""
-    key = corpus["abstract"].map(normalize_whitespace)
+    return _drop_duplicates(corpus, corpus["abstract"].map(normalize_whitespace))
+
+
+def _drop_duplicates(corpus: pd.DataFrame, key: pd.Series) -> pd.DataFrame:
     dup = key.duplicated(keep="first")
     if dup.any():
         first = dict(zip(key[~dup], zip(corpus["source"][~dup], corpus["position"][~dup])))
@@ -222,8 +225,17 @@ def read_paper_list(path: PathLikeStr) -> pd.DataFrame:
     )
 
 
+#: Rows read at a time from Parquet and CSV tables, so that a large table is never held
+#: as raw bytes, decoded text and parsed frame at once.
+TABLE_CHUNK_ROWS = 50_000
+
+
 def read_table(path: PathLikeStr) -> pd.DataFrame:
     """Read one CSV, JSON Lines or Parquet table with ``abstract`` and ``year`` columns.
+
+    Parquet and CSV tables are read ``TABLE_CHUNK_ROWS`` rows at a time, each chunk
+    validated and normalised before the next is read, so a table of 100,000 abstracts
+    never exists as raw bytes, decoded text and parsed frame all at once.
 
     Returns
     -------
@@ -238,38 +250,71 @@ def read_table(path: PathLikeStr) -> pd.DataFrame:
     if path.stat().st_size == 0:
         raise CorpusError(f"file {path}: empty")
     try:
-        if suffix in PARQUET_SUFFIXES:
-            table = pd.read_parquet(path)
-        else:
-            from io import StringIO
-
-            text = _read_text(path)
-            if not text.strip():
-                raise CorpusError(f"file {path}: empty")
-            if suffix in JSONL_SUFFIXES:
-                table = pd.read_json(StringIO(text), lines=True, dtype=False)
-            else:
-                table = pd.read_csv(StringIO(text), sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False)
+        chunks = [_table_chunk(chunk, path) for chunk in _raw_chunks(path, suffix)]
     except CorpusError:
         raise
+    except UnicodeDecodeError as exc:
+        raise CorpusError(f"file {path}: not UTF-8 text ({exc.reason} at byte 0x{exc.object[exc.start]:02x}); save it as UTF-8") from exc
     except Exception as exc:  # pandas/pyarrow raise many types for malformed files
         raise CorpusError(f"file {path}: cannot be parsed as {suffix} ({type(exc).__name__}: {exc})") from exc
+    if not chunks or sum(n for _, n in chunks) == 0:
+        raise CorpusError(f"file {path}: no rows")
+    out = pd.concat([c for c, _ in chunks], ignore_index=True) if len(chunks) > 1 else chunks[0][0]
+    if out.empty:
+        raise CorpusError(f"file {path}: every 'abstract' is empty")
+    n_empty = sum(n for _, n in chunks) - len(out)
+    if n_empty:
+        logger.warning("file %s: %d rows with an empty abstract skipped", path, n_empty)
+    return out.reset_index(drop=True)
+
+
+def _raw_chunks(path: Path, suffix: str):
+    """The table's rows as DataFrames of at most ``TABLE_CHUNK_ROWS`` rows, indexed by row number."""
+    if suffix in PARQUET_SUFFIXES:
+        import pyarrow.parquet as pq
+
+        offset = 0
+        with pq.ParquetFile(path) as handle:
+            for batch in handle.iter_batches(batch_size=TABLE_CHUNK_ROWS):
+                frame = batch.to_pandas()
+                frame.index = pd.RangeIndex(offset, offset + len(frame))
+                offset += len(frame)
+                yield frame
+        return
+    if suffix in JSONL_SUFFIXES:
+        from io import StringIO
+
+        text = _read_text(path)
+        if not text.strip():
+            raise CorpusError(f"file {path}: empty")
+        yield pd.read_json(StringIO(text), lines=True, dtype=False)
+        return
+    reader = pd.read_csv(
+        path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False, encoding="utf-8-sig",
+        compression="gzip" if path.name.lower().endswith(".gz") else None, chunksize=TABLE_CHUNK_ROWS,
+    )
+    try:
+        with reader:
+            yield from reader
+    except pd.errors.EmptyDataError as exc:
+        raise CorpusError(f"file {path}: empty") from exc
+
+
+def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
+    """One chunk of a table as corpus rows (empty abstracts dropped), and its row count."""
     table.columns = [str(c).strip().lower() for c in table.columns]
     for required in ("abstract", "year"):
         if required not in table.columns:
             raise CorpusError(
                 f"file {path}: no {required!r} column (columns: {', '.join(table.columns) or 'none'})"
             )
-    if table.empty:
-        raise CorpusError(f"file {path}: no rows")
-
     out = pd.DataFrame(index=table.index)
     abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))
     years = pd.to_numeric(table["year"], errors="coerce")
     bad_year = years.isna() | (years % 1 != 0)
     if bad_year.any():
-        row = int(bad_year.idxmax()) + 1
-        raise CorpusError(f"file {path}: row {row}: year {table['year'].iloc[row - 1]!r} is not a whole number")
+        row = int(bad_year.idxmax())
+        raise CorpusError(f"file {path}: row {row + 1}: year {table['year'].loc[row]!r} is not a whole number")
     if "id" in table.columns:
         ids = table["id"].map(lambda v: "" if _missing(v) else str(v).strip())
         missing = ids == ""
@@ -282,17 +327,10 @@ def read_table(path: PathLikeStr) -> pd.DataFrame:
     out["title"] = table["title"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v))) if "title" in table else ""
     out["abstract"] = abstracts
     out["source"] = path.name
-    out["position"] = range(1, len(table) + 1)
+    out["position"] = table.index + 1
     extra = [c for c in table.columns if c not in out.columns and c != "id"]
     out = pd.concat([out, table[extra]], axis=1)
-
-    empty = out["abstract"] == ""
-    if empty.all():
-        raise CorpusError(f"file {path}: every 'abstract' is empty")
-    if empty.any():
-        logger.warning("file %s: %d rows with an empty abstract skipped", path, int(empty.sum()))
-        out = out.loc[~empty]
-    return out.reset_index(drop=True)
+    return out.loc[out["abstract"] != ""], len(table)
 
 
 def _missing(value: object) -> bool:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -34,11 +36,13 @@ import numpy as np
 
 __all__ = [
     "BACKENDS",
+    "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MODEL",
     "MINILM_SHA256",
     "EmbeddingCache",
     "EmbeddingError",
     "Embedder",
+    "HashingEmbedder",
     "LSAEmbedder",
     "SentenceTransformerEmbedder",
     "default_cache_dir",
@@ -56,6 +60,8 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 BACKENDS = ("minilm", "minilm-fp32", "lsa")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
+#: Texts embedded between two writes to the cache (:func:`embed_texts`).
+DEFAULT_CHUNK_SIZE = 1024
 LONG_TEXTS = ("window", "truncate")
 
 
@@ -197,6 +203,10 @@ class SentenceTransformerEmbedder:
     def fingerprint(self) -> str:
         return f"{self._fingerprint}:{self.precision}" + (":windows" if self.long_texts == "window" else "")
 
+    def __getstate__(self) -> dict:
+        # Sent to other processes (Dask workers) without the loaded model; each loads its own.
+        return {**self.__dict__, "_model": None}
+
     def _load(self):
         if self._model is not None:
             return self._model
@@ -296,6 +306,39 @@ class LSAEmbedder:
         return vectors.astype(np.float32)
 
 
+class HashingEmbedder:
+    """Hashed word and bigram counts, randomly projected: weightless, per text, cacheable.
+
+    Each text's vector depends on that text alone (unlike :class:`LSAEmbedder`, which is
+    fitted on the whole corpus), so texts can be embedded in any grouping -- in chunks,
+    on several workers -- and cached. Feature hashing (Weinberger et al. 2009) followed by
+    a fixed Gaussian random projection (Johnson-Lindenstrauss); semantically crude, it is
+    meant for tests and for trying the cache and the distributed engine without weights.
+    """
+
+    def __init__(self, *, n_components: int = 128, n_features: int = 2**16, random_state: int = 0):
+        self.n_components = n_components
+        self.n_features = n_features
+        self.random_state = random_state
+        self.name = f"hashing ({n_components} dims)"
+
+    def fingerprint(self) -> str:
+        return f"hashing:{self.n_features}:{self.n_components}:{self.random_state}"
+
+    def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
+        from sklearn.feature_extraction.text import HashingVectorizer
+        from sklearn.random_projection import SparseRandomProjection
+        from sklearn.preprocessing import normalize
+
+        counts = HashingVectorizer(n_features=self.n_features, ngram_range=(1, 2), alternate_sign=False, norm="l2").transform(list(texts))
+        projection = SparseRandomProjection(
+            n_components=self.n_components, density=1 / 8, random_state=self.random_state, dense_output=True
+        )
+        projection.fit(counts[:1])  # the projection depends on the shape and the seed only
+        vectors = projection.transform(counts)
+        return normalize(np.asarray(vectors, dtype=np.float64)).astype(np.float32)
+
+
 def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None) -> Embedder:
     """An embedder by name: ``"minilm"`` (precision "auto"), ``"minilm-fp32"`` (exact fp32) or ``"lsa"``.
 
@@ -328,19 +371,35 @@ def _text_key(text: str) -> str:
 
 
 class EmbeddingCache:
-    """Vectors on disk, one ``.npz`` file per model fingerprint, keyed by text hash.
+    """Vectors on disk per model fingerprint, keyed by text hash, written chunk by chunk.
 
-    Each file holds ``keys`` (text hashes), ``vectors`` and ``checksum`` (sha256 of both),
-    written atomically. A file that cannot be read or whose checksum does not match is
-    reported as a warning and ignored, so its vectors are recomputed, never trusted.
+    For each fingerprint the cache holds one main file ``embeddings-<digest>.npz`` and a
+    folder ``embeddings-<digest>.parts/`` of chunk files. :meth:`append` writes one chunk
+    file as soon as a chunk is embedded, so an interrupted run keeps every chunk it
+    finished and the next run embeds only the rest; :meth:`compact` folds the chunk files
+    into the main file. Every file holds ``keys`` (text hashes), ``vectors`` and
+    ``checksum`` (sha256 of both) and is written atomically (a temporary file, then a
+    rename), so several processes may append at once. A file that cannot be read or
+    whose checksum does not match is reported as a warning and ignored, so its vectors
+    are recomputed, never trusted.
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None):
         self.directory = Path(directory) if directory is not None else default_cache_dir()
 
     def path(self, fingerprint: str) -> Path:
+        """The main file for ``fingerprint``."""
         digest = hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:24]
         return self.directory / f"embeddings-{digest}.npz"
+
+    def parts_dir(self, fingerprint: str) -> Path:
+        """The folder of chunk files for ``fingerprint`` (see :meth:`append`)."""
+        return self.path(fingerprint).with_suffix(".parts")
+
+    def parts(self, fingerprint: str) -> list[Path]:
+        """The chunk files written for ``fingerprint`` and not yet compacted."""
+        folder = self.parts_dir(fingerprint)
+        return sorted(folder.glob("part-*.npz")) if folder.is_dir() else []
 
     @staticmethod
     def _checksum(keys: np.ndarray, vectors: np.ndarray) -> str:
@@ -350,31 +409,110 @@ class EmbeddingCache:
         h.update(np.ascontiguousarray(vectors).tobytes())
         return h.hexdigest()
 
-    def load(self, fingerprint: str) -> dict[str, np.ndarray]:
-        """All vectors stored for ``fingerprint`` as ``{text_key: vector}``."""
-        path = self.path(fingerprint)
-        if not path.exists():
-            return {}
+    def _read(self, path: Path) -> tuple[np.ndarray, np.ndarray] | None:
         try:
             with np.load(path, allow_pickle=False) as data:
                 keys, vectors, checksum = data["keys"], data["vectors"], str(data["checksum"])
             if vectors.ndim != 2 or len(keys) != len(vectors) or checksum != self._checksum(keys, vectors):
                 raise ValueError("checksum or shape mismatch")
+        except FileNotFoundError:  # compacted by another process meanwhile: its vectors are in the main file
+            return None
         except Exception as exc:  # a damaged file raises zipfile, OS, key or value errors
             logger.warning("embedding cache %s is damaged (%s); recomputing", path, exc)
-            return {}
-        return dict(zip(keys.tolist(), vectors))
+            return None
+        return keys, vectors
 
-    def save(self, fingerprint: str, store: dict[str, np.ndarray]) -> Path:
-        """Write ``store`` for ``fingerprint`` atomically; returns the file path."""
-        path = self.path(fingerprint)
+    def _write(self, path: Path, keys: np.ndarray, vectors: np.ndarray) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
-        keys = np.array(sorted(store), dtype="U32")
-        vectors = np.stack([store[k] for k in keys.tolist()]).astype(np.float32)
-        tmp = path.with_suffix(f".tmp{os.getpid()}.npz")
+        tmp = path.with_name(f".{path.stem}.tmp{os.getpid()}-{uuid.uuid4().hex[:8]}.npz")
         np.savez(tmp, keys=keys, vectors=vectors, checksum=np.array(self._checksum(keys, vectors)))
         os.replace(tmp, path)
         return path
+
+    def load(self, fingerprint: str) -> dict[str, np.ndarray]:
+        """All vectors stored for ``fingerprint`` (main file and chunk files) as ``{text_key: vector}``."""
+        store: dict[str, np.ndarray] = {}
+        for path in [self.path(fingerprint), *self.parts(fingerprint)]:
+            if path.exists() and (read := self._read(path)) is not None:
+                store.update(zip(read[0].tolist(), read[1]))
+        return store
+
+    def append(self, fingerprint: str, keys: Sequence[str], vectors: np.ndarray) -> Path:
+        """Store one chunk: ``vectors[i]`` for text hash ``keys[i]``, in a new chunk file.
+
+        Returns the chunk file's path. Safe to call from several processes at once.
+        """
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or len(keys) != len(vectors):
+            raise ValueError(f"{len(keys)} keys for vectors of shape {vectors.shape}")
+        name = f"part-{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz"
+        return self._write(self.parts_dir(fingerprint) / name, np.array(list(keys), dtype="U32"), vectors)
+
+    def save(self, fingerprint: str, store: dict[str, np.ndarray]) -> Path:
+        """Write ``store`` as the main file for ``fingerprint`` atomically; returns the file path.
+
+        Chunk files are left as they are (:meth:`compact` folds them in).
+        """
+        keys = np.array(sorted(store), dtype="U32")
+        vectors = np.stack([store[k] for k in keys.tolist()]).astype(np.float32)
+        return self._write(self.path(fingerprint), keys, vectors)
+
+    def compact(self, fingerprint: str) -> Path | None:
+        """Fold the chunk files of ``fingerprint`` into its main file and delete them.
+
+        Holds a lock file while it runs (where the platform has ``fcntl``), so two
+        processes compacting at once cannot drop each other's chunks; chunk files
+        appended meanwhile stay for the next compaction. Returns the main file, or
+        ``None`` where there was nothing to fold in.
+        """
+        parts = self.parts(fingerprint)
+        if not parts:
+            return None
+        lock_path = self.parts_dir(fingerprint) / ".lock"
+        with open(lock_path, "a+b") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+            except ImportError:  # pragma: no cover - Windows: no lock, at worst some vectors are recomputed
+                pass
+            parts = self.parts(fingerprint)  # again, under the lock
+            store: dict[str, np.ndarray] = {}
+            main = self.path(fingerprint)
+            for path in [main, *parts]:
+                if path.exists() and (read := self._read(path)) is not None:
+                    store.update(zip(read[0].tolist(), read[1]))
+            if not store:
+                return None
+            self.save(fingerprint, store)
+            for path in parts:
+                path.unlink(missing_ok=True)
+        logger.info("embedding cache: %d chunk files folded into %s (%d vectors)", len(parts), main, len(store))
+        return main
+
+
+def _missing_keys(texts: Sequence[str], store: dict) -> tuple[list[str], list[tuple[str, int]]]:
+    """Text hashes in order, and ``(key, first index)`` of each distinct text not in ``store``."""
+    keys = [_text_key(t) for t in texts]
+    first: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        if k not in store and k not in first:
+            first[k] = i
+    return keys, list(first.items())
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _resolve_cache(cache) -> EmbeddingCache:
+    return cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(None if cache is True else cache)
+
+
+def _progress(total: int, show: bool, description: str):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, disable=not show, desc=description, unit="text", smoothing=0.1)
 
 
 def embed_texts(
@@ -383,8 +521,16 @@ def embed_texts(
     *,
     cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,
     show_progress: bool = False,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    scheduler: str | object | None = None,
 ) -> np.ndarray:
-    """Embed ``texts`` with ``embedder``, reading and filling the on-disk cache.
+    """Embed ``texts`` with ``embedder``, reading and filling the on-disk cache chunk by chunk.
+
+    Texts already in the cache are read; the others are embedded ``chunk_size`` at a
+    time and each chunk is written to the cache as soon as it is done
+    (:meth:`EmbeddingCache.append`), so a run that is killed keeps what it embedded and
+    the next call embeds only the rest. At the end the chunk files are folded into one
+    (:meth:`EmbeddingCache.compact`).
 
     Parameters
     ----------
@@ -395,31 +541,50 @@ def embed_texts(
     cache
         ``True`` for the default cache folder, a folder or :class:`EmbeddingCache`, or
         ``False``/``None`` for no cache. Backends whose fingerprint is ``None`` (LSA)
-        are never cached.
+        are never cached, and are embedded in one call.
     show_progress
-        Show a progress bar while embedding the texts not found in the cache.
+        Show a progress bar (texts embedded so far) while embedding the texts not found
+        in the cache.
+    chunk_size
+        Texts per chunk: the most work a killed run can lose.
+    scheduler
+        Embed on a Dask cluster instead of in this process: a ``dask.distributed``
+        scheduler address (``"tcp://host:8786"``) or a ``Client``. See
+        :func:`topics.distributed.embed_texts_distributed`.
 
     Returns
     -------
     numpy.ndarray
         ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
     """
+    if scheduler is not None:
+        from topics.distributed import embed_texts_distributed
+
+        return embed_texts_distributed(
+            texts, embedder, scheduler=scheduler, cache=cache, show_progress=show_progress, chunk_size=chunk_size
+        )
     embedder = get_embedder(embedder)
     texts = list(texts)
     if not texts:
         raise ValueError("no texts to embed")
+    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     fingerprint = embedder.fingerprint()
     if cache is False or cache is None or fingerprint is None:
         return embedder.encode(texts, show_progress=show_progress)
-    store_cache = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(None if cache is True else cache)
+    store_cache = _resolve_cache(cache)
     store = store_cache.load(fingerprint)
-    keys = [_text_key(t) for t in texts]
-    missing = sorted({k: i for i, k in reversed(list(enumerate(keys))) if k not in store}.items(), key=lambda kv: kv[1])
+    keys, missing = _missing_keys(texts, store)
     if missing:
         logger.info("embedding %d of %d texts with %s (%d cached)", len(missing), len(texts), embedder.name, len(texts) - len(missing))
-        new = embedder.encode([texts[i] for _, i in missing], show_progress=show_progress)
-        store.update({k: v for (k, _), v in zip(missing, new)})
-        store_cache.save(fingerprint, store)
+        with _progress(len(missing), show_progress, "embedding") as bar:
+            for chunk in _chunks(missing, chunk_size):
+                new = embedder.encode([texts[i] for _, i in chunk], show_progress=False)
+                chunk_keys = [k for k, _ in chunk]
+                store_cache.append(fingerprint, chunk_keys, new)
+                store.update(zip(chunk_keys, np.asarray(new, dtype=np.float32)))
+                bar.update(len(chunk))
+        store_cache.compact(fingerprint)
     else:
         logger.info("all %d embeddings read from the cache", len(texts))
-    return np.stack([store[k] for k in keys]).astype(np.float32)
+    return np.stack([store[k] for k in keys]).astype(np.float32, copy=False)

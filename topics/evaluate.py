@@ -62,16 +62,23 @@ _NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 _SPACES = re.compile(r"\s+")
 
 
+def _fold(text: str) -> str:
+    """Accents folded to ASCII ("schrödinger" -> "schrodinger")."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
+
+
 def canonical(term: str) -> str:
-    """Lower case, hyphens and other punctuation removed, single spaces."""
-    return _SPACES.sub(" ", _NOT_WORD.sub("", str(term).lower().replace("\u2010", "-"))).strip()
+    """Lower case, accents folded, hyphens and other punctuation removed, single spaces."""
+    return _SPACES.sub(" ", _NOT_WORD.sub("", _fold(term).lower().replace("\u2010", "-"))).strip()
 
 
 def document_terms(texts: Sequence[str], *, max_words: int = 3) -> list[frozenset[str]]:
     """The canonical n-grams (1 to ``max_words`` words) each document holds."""
     out = []
     for text in texts:
-        words = canonical(_SPACES.sub(" ", re.sub(r"[^0-9A-Za-z\- ]+", " ", str(text)))).split()
+        words = canonical(_SPACES.sub(" ", re.sub(r"[^0-9A-Za-z\- ]+", " ", _fold(text)))).split()
         grams = set(words)
         for n in range(2, max_words + 1):
             grams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
@@ -122,7 +129,7 @@ def npmi_coherence(
 
 def topic_diversity(topic_terms: Mapping[int, Sequence[str]], *, top_n: int = 10) -> float:
     """Share of distinct canonical terms among every topic's top ``top_n`` (topic -1 skipped)."""
-    terms = [canonical(t) for topic, ts in topic_terms.items() if topic != -1 for t in list(ts)[:top_n]]
+    terms = [canonical(t) for topic, ts in topic_terms.items() if topic != -1 for t in list(ts)[:top_n] if canonical(t)]
     return len(set(terms)) / len(terms) if terms else float("nan")
 
 

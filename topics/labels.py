@@ -351,10 +351,15 @@ def topic_names(
         done = {w: complete_modifier(w, streams) for w, _ in ranked[:10] if is_modifier(w) and not _bad_word(w)}
         completions[t] = {w: p for w, p in done.items() if p}
     names = name_topics(terms, sizes, topic_counts, corpus_counts, n_docs=len(texts), completions=completions)
-    return {
-        t: extend_phrase(n, [tokens[i] for i in np.flatnonzero(labels == t)]) if t != -1 else n
-        for t, n in names.items()
-    }
+    out = dict(names)
+    for t in sorted(names, key=lambda t: (-sizes.get(t, 0), t)):
+        if t == -1:
+            continue
+        longer = extend_phrase(names[t], [tokens[i] for i in np.flatnonzero(labels == t)])
+        others = {n for u, n in out.items() if u != t and u != -1}
+        if longer != names[t] and longer not in others and not _overlaps(longer, others):  # names stay distinct
+            out[t] = longer
+    return out
 
 
 def _doc_counts(ranked: Mapping, topics: np.ndarray, grams_per_doc: list[list[str]]) -> tuple[dict, dict]:
@@ -452,6 +457,8 @@ def _overlaps(candidate: str, taken: set[str]) -> bool:
     words = tuple(_stem(w) for w in candidate.split())
     for other in taken:
         others = tuple(_stem(w) for w in other.split(" (")[0].split())
+        if len(others) < 2:  # "transformers" does not take "vision transformers"
+            continue
         short, long_ = (words, others) if len(words) <= len(others) else (others, words)
         if any(long_[i : i + len(short)] == short for i in range(len(long_) - len(short) + 1)):
             return True

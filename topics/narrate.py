@@ -1,14 +1,17 @@
-"""Sentences that state what a year-to-year comparison found.
+"""Sentences that state what a comparison found.
 
 :func:`narrate` writes the summary of the HTML report and of the notebooks from the
-comparison table alone, so the words stay true when the data change.
+comparison table alone, so the words stay true when the data change. It reads two-year
+tables (:func:`topics.trends.compare_years`) and every kind of
+:func:`topics.groups.compare_groups` table: two groups, trends over three or more years,
+and unordered groups.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["describe_change", "narrate", "narrate_areas", "narrate_themes"]
+__all__ = ["describe_change", "describe_trend", "narrate", "narrate_areas", "narrate_themes"]
 
 
 def _cap(text: str) -> str:
@@ -57,21 +60,38 @@ def _lower(sentence: str) -> str:
 
 
 def narrate(
-    comparison: pd.DataFrame, *, stability: pd.DataFrame | None = None, max_items: int = 5, alpha: float = 0.05
+    comparison: pd.DataFrame,
+    *,
+    stability: pd.DataFrame | None = None,
+    max_items: int = 5,
+    alpha: float = 0.05,
+    bursts: pd.DataFrame | None = None,
 ) -> list[str]:
-    """Summarise a :func:`topics.trends.compare_years` table as plain sentences.
+    """Summarise a :func:`topics.trends.compare_years` or
+    :func:`topics.groups.compare_groups` table as plain sentences.
 
     ``stability`` is an optional :func:`topics.stability.seed_stability` table of the
-    same comparison.
+    same comparison; ``bursts`` an optional :func:`topics.bursts.detect_bursts` table
+    (used for trends: a burst is told for topics without a clear trend, where it adds
+    the years of a surge).
 
     Returns
     -------
     list of str
         An overview sentence; then one sentence per clear change (largest |z| first,
-        at most ``max_items`` each way); where nothing changed clearly, the largest
-        estimated rise and fall with a note on what the sample sizes allow; with
-        ``stability``, a last sentence on which topics and changes held across seeds.
+        at most ``max_items`` each way; for trends, at most ``max_items`` rising and
+        ``max_items`` fading; for unordered groups, ``max_items`` in all); where nothing
+        changed clearly, the largest estimated changes with a note on what the sample
+        sizes allow; with ``stability``, a last sentence on which topics and changes
+        held across seeds.
     """
+    kind = comparison.attrs.get("kind")
+    if kind == "trend":
+        return _narrate_trend(comparison, bursts=bursts, max_items=max_items, alpha=alpha)
+    if kind == "groups":
+        return _narrate_groups(comparison, max_items=max_items, alpha=alpha)
+    if kind == "two_groups" and comparison.attrs.get("by") != "year":
+        return _narrate_pair(comparison, max_items=max_items, alpha=alpha)
     a, b = int(comparison.attrs["year_a"]), int(comparison.attrs["year_b"])
     n_a, n_b = int(comparison.attrs["n_a"]), int(comparison.attrs["n_b"])
     counted = bool(comparison["outliers_counted"].iloc[0]) if "outliers_counted" in comparison and len(comparison) else False
@@ -120,6 +140,150 @@ def _stability_sentence(comparison: pd.DataFrame, stability: pd.DataFrame) -> st
     return text + (f" (not: {', '.join(fragile)})." if fragile else ".")
 
 
+def _basis(comparison: pd.DataFrame) -> str:
+    counted = bool(comparison["outliers_counted"].iloc[0]) if "outliers_counted" in comparison and len(comparison) else False
+    return "papers" if counted else "papers with a topic"
+
+
+def _listing(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' if n != 1 else ''}"
+
+
+def describe_trend(row: pd.Series | dict, groups: list, *, unit: str = "year") -> str:
+    """One sentence on one topic's trend: its first and last shares, the slope with its interval, and q."""
+    first, last = groups[0], groups[-1]
+    a, b = row[f"share_{first}"], row[f"share_{last}"]
+    verb = {"emerging": "emerged", "growing": "grew", "fading": "faded"}.get(row["trend"])
+    start = f"{verb} from {100 * a:.1f} % of papers in {first} to" if verb else f"was at {100 * a:.1f} % of papers in {first} and"
+    return (
+        f"{_cap(str(row['label']))} {start} {100 * b:.1f} % in {last} "
+        f"({row['slope_pp']:+.1f} points a {unit}, 95 % CI {row['slope_low_pp']:+.1f} to {row['slope_high_pp']:+.1f}; "
+        f"q = {row['q_value']:.2g})."
+    )
+
+
+def _narrate_trend(comparison: pd.DataFrame, *, bursts: pd.DataFrame | None, max_items: int, alpha: float) -> list[str]:
+    groups = list(comparison.attrs["groups"])
+    unit = comparison.attrs.get("unit", "year")
+    sizes = comparison.attrs["n"]
+    per_group = _listing([f"{sizes[g]:,}" for g in groups])
+    classes = comparison["trend"].value_counts()
+    n_clear = int(sum(classes.get(c, 0) for c in ("emerging", "growing", "fading")))
+    kinds = [f"{int(classes[c])} {c}" for c in ("emerging", "growing", "fading") if classes.get(c, 0)]
+    head = (
+        f"From {groups[0]} to {groups[-1]} ({len(groups)} {unit}s with {per_group} {_basis(comparison)}), "
+        + (
+            f"{n_clear} of {len(comparison)} topics moved clearly (Cochran-Armitage trend test, false-discovery rate "
+            f"q < {alpha:g}): {_listing(kinds)}"
+            if n_clear
+            else f"no topic's share moved clearly over the {len(comparison)} topics (no Cochran-Armitage q-value below {alpha:g})"
+        )
+    )
+    n_stable, n_unclear = int(classes.get("stable", 0)), int(classes.get("no clear trend", 0))
+    rest = []
+    if n_stable:
+        rest.append(f"{n_stable} held stable (the data rule out large changes)")
+    if n_unclear:
+        rest.append(f"{n_unclear} show{'s' if n_unclear == 1 else ''} no clear trend")
+    sentences = [head + (f"; {_listing(rest)}." if rest else ".")]
+    rising = comparison[comparison["trend"].isin(["emerging", "growing"])].sort_values("z", ascending=False)
+    fading = comparison[comparison["trend"] == "fading"].sort_values("z")
+    for part in (rising.head(max_items), fading.head(max_items)):
+        sentences.extend(describe_trend(row, groups, unit=unit) for _, row in part.iterrows())
+    if not n_clear and len(comparison):
+        up, down = comparison.loc[comparison["slope_pp"].idxmax()], comparison.loc[comparison["slope_pp"].idxmin()]
+        for lead, row, shown in (("rise", up, up["slope_pp"] > 0), ("fall", down, down["slope_pp"] < 0)):
+            if shown:
+                sentence = describe_trend(row, groups, unit=unit)
+                sentences.append(f"The steepest estimated {lead}: {sentence[:1].lower()}{sentence[1:]}")
+        sentences.append(
+            f"With {min(sizes.values()):,} papers in the smallest {unit}, slopes of this size are within what chance allows; "
+            "the intervals show the range of trends the data are compatible with."
+        )
+    if bursts is not None and len(bursts):
+        quiet = comparison.loc[~comparison["trend"].isin(["emerging", "growing", "fading"]), "topic"]
+        surges = bursts[bursts["topic"].isin(quiet)].head(max_items)
+        for row in surges.itertuples(index=False):
+            when = f"{row.start}" if row.start == row.end else f"{row.start}–{row.end}"
+            sentences.append(
+                f"{_cap(str(row.label))} has no clear trend but a burst in {when} (Kleinberg 2002): "
+                f"{100 * row.share_burst:.1f} % of papers then, against {100 * row.share_all:.1f} % over all {unit}s."
+            )
+    return sentences
+
+
+def _narrate_groups(comparison: pd.DataFrame, *, max_items: int, alpha: float) -> list[str]:
+    groups = list(comparison.attrs["groups"])
+    by = comparison.attrs.get("by", "group")
+    sizes = comparison.attrs["n"]
+    clear = comparison[comparison["leans"] != "no clear difference"]
+    listed = _listing([f"{g} ({sizes[g]:,}{' ' + _basis(comparison) if i == 0 else ''})" for i, g in enumerate(groups)])
+    head = f"Comparing {listed} by {by} across {len(comparison)} topics, " + (
+        f"{_count(len(clear), 'topic')} differ{'s' if len(clear) == 1 else ''} clearly in share between them "
+        f"(chi-square test, false-discovery rate q < {alpha:g})."
+        if len(clear)
+        else f"no topic's share differs clearly between them (no chi-square q-value below {alpha:g})."
+    )
+    def lean(row, g) -> str:
+        more = "more" if row[f"z_{g}"] > 0 else "less"
+        return (
+            f"{_cap(str(row['label']))} is {more} common in {g}: {100 * row[f'share_{g}']:.1f} % of {g} papers against "
+            f"{100 * row['share_all']:.1f} % of all (log-odds z = {row[f'z_{g}']:.1f}; "
+            + ("" if len(clear) else f"p = {row['p_value']:.2g}, ")
+            + f"q = {row['q_value']:.2g})."
+        )
+
+    def strongest(row):
+        return max(groups, key=lambda g: abs(row[f"z_{g}"]) if row[f"z_{g}"] == row[f"z_{g}"] else -1.0)
+
+    sentences = [head]
+    for row in clear.head(max_items).to_dict("records"):
+        sentences.append(lean(row, strongest(row)))
+    if not len(clear) and len(comparison):
+        for row in comparison.sort_values("chi2", ascending=False).head(min(2, max_items)).to_dict("records"):
+            sentences.append(f"Not clear after the correction: {_lower(lean(row, strongest(row)))}")
+        sentences.append(
+            f"With {min(sizes.values()):,} papers in the smallest group, only large differences could be told apart from chance."
+        )
+    return sentences
+
+
+def _narrate_pair(comparison: pd.DataFrame, *, max_items: int, alpha: float) -> list[str]:
+    a, b = comparison.attrs["group_a"], comparison.attrs["group_b"]
+    n_a, n_b = int(comparison.attrs["n_a"]), int(comparison.attrs["n_b"])
+    higher_b = comparison[comparison["direction"] == f"higher in {b}"].sort_values("z", ascending=False)
+    higher_a = comparison[comparison["direction"] == f"higher in {a}"].sort_values("z")
+    n_clear = len(higher_a) + len(higher_b)
+    head = f"Comparing {a} ({n_a:,} {_basis(comparison)}) with {b} ({n_b:,}) across {len(comparison)} topics, " + (
+        f"{_count(n_clear, 'topic')} differ{'s' if n_clear == 1 else ''} clearly in share (false-discovery rate q < {alpha:g}): "
+        f"{len(higher_b)} higher in {b} and {len(higher_a)} higher in {a}."
+        if n_clear
+        else f"no topic's share differs clearly (no q-value below {alpha:g})."
+    )
+
+    def describe(row) -> str:
+        return (
+            f"{_cap(str(row['label']))}: {100 * row[f'share_{b}']:.1f} % of {b} papers against {100 * row[f'share_{a}']:.1f} % "
+            f"of {a} papers ({row['diff_pp']:+.1f} points, 95 % CI {row['ci_low_pp']:+.1f} to {row['ci_high_pp']:+.1f}; "
+            f"q = {row['q_value']:.2g})."
+        )
+
+    sentences = [head]
+    for part in (higher_b.head(max_items), higher_a.head(max_items)):
+        sentences.extend(describe(row) for _, row in part.iterrows())
+    if not n_clear and len(comparison):
+        for lead, row in (("difference", comparison.loc[comparison["diff_pp"].abs().idxmax()]),):
+            sentences.append(f"The largest estimated {lead}: {describe(row)[:1].lower()}{describe(row)[1:]}")
+        sentences.append(
+            f"With {min(n_a, n_b):,} papers in the smaller group, differences of this size are within what chance allows."
+        )
+    return sentences
 def narrate_themes(summary: pd.DataFrame) -> list[str]:
     """Two sentences per theme of a :func:`topics.themes.track` summary table.
 

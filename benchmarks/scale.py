@@ -1,0 +1,399 @@
+"""Scaling benchmark: 4k, 20k and 100k abstracts, cold and warm, per stage, peak RSS.
+
+    python benchmarks/scale.py data               # write the resampled corpora (seconds)
+    python benchmarks/scale.py embed --n 100000   # embed into the normal cache, resumable (~40 min on 2 cores)
+    python benchmarks/scale.py run --n 4364 20000 100000   # per-stage timings, one subprocess per size
+    python benchmarks/scale.py --table            # only rewrite the table in benchmarks/README.md
+
+The corpora
+-----------
+Only 4,364 real abstracts ship with the package (the full ICLR 2024/2025 lists), so the
+larger corpora are made from them by resampling with light perturbation
+(:func:`make_corpus`): rows 0-4,363 are the real papers; every further row copies a
+paper drawn uniformly at random (seeded) and perturbs its abstract by deleting each word
+with probability 0.05 and swapping two random adjacent words, so every text is new to
+the embedding cache and to the de-duplication, while staying a near copy of a real
+abstract (a cosine of about 0.98 to it). Title, year, venue follow the copied paper; the
+id gets a ``~k`` suffix. The 20k corpus is the first 20,000 rows of the 100k one, so the
+100k cache covers it. Such a corpus is easier to cluster than 100k distinct papers
+(near copies form dense groups): the clustering timings are indicative, not a claim
+about 100k real abstracts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / ".work" / "scale"
+RESULTS = HERE / "results"
+PY = sys.executable
+SIZES = (4_364, 20_000, 100_000)
+
+
+def make_corpus(n: int, *, seed: int = 0, drop: float = 0.05):
+    """The first ``n`` rows of the resampled corpus (module docs); a corpus frame."""
+    import numpy as np
+    import pandas as pd
+
+    from topics.datasets import iclr_full
+
+    real = iclr_full()
+    if n <= len(real):
+        return real.iloc[:n].reset_index(drop=True)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(real), size=n - len(real))
+    copies = real.iloc[picks].reset_index(drop=True).copy()
+    abstracts = []
+    for k, text in enumerate(copies["abstract"]):
+        words = text.split()
+        keep = rng.random(len(words)) >= drop
+        words = [w for w, kept in zip(words, keep) if kept] or words
+        if len(words) > 2:
+            j = int(rng.integers(0, len(words) - 1))
+            words[j], words[j + 1] = words[j + 1], words[j]
+        abstracts.append(" ".join(words))
+    copies["abstract"] = abstracts
+    copies["doc_id"] = [f"{d}~{k}" for k, d in enumerate(copies["doc_id"])]
+    return pd.concat([real, copies], ignore_index=True)
+
+
+def corpus_path(n: int) -> Path:
+    return DATA / f"scale-{n}.parquet"
+
+
+def cached_vectors(n: int, cache_dir) -> "np.ndarray":
+    """The MiniLM vectors of the ``n`` corpus from ``cache_dir``, never embedding anything.
+
+    The vectors of this benchmark were embedded from the abstracts alone (``topics``
+    before it embedded ``"title. abstract"``, fingerprint without ``:windows``); reading
+    them directly lets the later code be timed on the same vectors without re-embedding.
+    """
+    import numpy as np
+
+    from topics.corpus import read_corpus
+    from topics.embed import EmbeddingCache, _text_key, get_embedder
+    from topics.text import clean_for_terms
+
+    fingerprint = get_embedder("minilm").fingerprint().removesuffix(":windows")
+    store = EmbeddingCache(cache_dir).load(fingerprint)
+    keys = [_text_key(clean_for_terms(t)) for t in read_corpus(corpus_path(n))["abstract"]]
+    missing = sum(k not in store for k in keys)
+    if missing:
+        raise SystemExit(f"{missing} of {len(keys)} vectors of the {n} corpus are not in {cache_dir}")
+    return np.stack([store[k] for k in keys])
+
+
+def write_data(sizes=SIZES) -> None:
+    big = make_corpus(max(sizes))
+    DATA.mkdir(parents=True, exist_ok=True)
+    for n in sizes:
+        part = big.iloc[:n]
+        part = part.drop_duplicates("abstract")
+        cols = ["doc_id", "title", "abstract", "year", "venue"]
+        part[cols].rename(columns={"doc_id": "id"}).to_parquet(corpus_path(n), index=False)
+        print(f"wrote {corpus_path(n)} ({len(part):,} rows)")
+
+
+def embed(n: int, chunk_size: int) -> None:
+    """Embed the ``n`` corpus into the normal cache, resumably; log throughput."""
+    import logging
+
+    from topics.corpus import read_corpus
+    from topics.embed import EmbeddingCache, embed_texts, get_embedder, _missing_keys
+    from topics.text import clean_for_terms
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    corpus = read_corpus(corpus_path(n))
+    texts = [clean_for_terms(t) for t in corpus["abstract"]]
+    embedder = get_embedder("minilm")
+    _, missing = _missing_keys(texts, EmbeddingCache().load(embedder.fingerprint()))
+    start = time.perf_counter()
+    embed_texts(texts, embedder, cache=True, show_progress=True, chunk_size=chunk_size)
+    seconds = time.perf_counter() - start
+    out = {"n": n, "embedded": len(missing), "seconds": seconds, "texts_per_s": len(missing) / seconds if missing else None,
+           "embedding": embedder.name, "chunk_size": chunk_size}
+    (HERE / ".work").mkdir(exist_ok=True)
+    with open(HERE / ".work" / "scale-embed-log.jsonl", "a") as fh:
+        fh.write(json.dumps(out) + "\n")
+    print(json.dumps(out))
+
+
+SYNTHETIC_CACHE = HERE / ".work" / "synthetic-cache"
+
+
+def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
+    """A separate cache where every text of the ``n`` corpus has a MiniLM-like vector.
+
+    Real MiniLM vectors where the normal cache has them (the real abstracts, and the copies
+    embedded so far); for any other copy, its original's real vector plus Gaussian noise
+    (``noise`` per dimension: cosine about 0.986 to the original, the median measured over
+    10,240 copies embedded for real), renormalised. For timing the warm path at sizes the
+    shared machine could not embed in one session; never mixed into the normal cache.
+    """
+    import numpy as np
+
+    from topics.corpus import read_corpus
+    from topics.embed import EmbeddingCache, _text_key, get_embedder
+    from topics.text import clean_for_terms
+
+    fingerprint = get_embedder("minilm").fingerprint().removesuffix(":windows")  # see cached_vectors
+    real = EmbeddingCache().load(fingerprint)
+    corpus = read_corpus(corpus_path(n))
+    keys = [_text_key(clean_for_terms(t)) for t in corpus["abstract"]]
+    by_id = dict(zip(corpus["doc_id"], keys))
+    rng = np.random.default_rng(seed)
+    out, synthetic = {}, 0
+    for doc_id, key in zip(corpus["doc_id"], keys):
+        if key in real:
+            out[key] = real[key]
+            continue
+        base = real[by_id[doc_id.split("~")[0]]]
+        v = base + rng.normal(scale=noise, size=base.shape).astype(np.float32)
+        out[key] = (v / np.linalg.norm(v)).astype(np.float32)
+        synthetic += 1
+    EmbeddingCache(SYNTHETIC_CACHE).save(fingerprint, out)
+    info = {"n": n, "real": len(keys) - synthetic, "synthetic": synthetic, "noise": noise}
+    (SYNTHETIC_CACHE / f"scale-{n}.json").write_text(json.dumps(info) + "\n")
+    print(json.dumps(info))
+
+
+STAGES = """
+import json, os, resource, time
+t, cpu, rss = {{}}, {{}}, {{}}
+def done(stage, seconds, cpu_seconds):
+    t[stage], cpu[stage] = seconds, cpu_seconds
+    rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def clock():
+    return time.perf_counter(), time.process_time()
+def since(start):
+    return time.perf_counter() - start[0], time.process_time() - start[1]
+s = clock()
+import hdbscan, umap, bertopic, topics, topics.model as tm, topics.report
+from topics.corpus import read_corpus
+from topics.embed import embed_texts, get_embedder
+from topics.text import clean_for_terms
+done("imports", *since(s))
+spans = {{}}
+def timed(owner, attr, label):
+    original = getattr(owner, attr)
+    def wrapper(*args, **kwargs):
+        start = clock()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spans.setdefault(label, []).append(since(start))
+    setattr(owner, attr, wrapper)
+timed(tm, "nearest_neighbors", "neighbours")
+timed(umap.UMAP, "fit", "umap")
+timed(hdbscan.HDBSCAN, "fit", "hdbscan")
+timed(tm.TopicModel, "_set_topics", "naming")
+timed(tm, "map_coordinates", "map")
+timed(topics.pipeline, "map_coordinates", "map")
+s = clock(); corpus = read_corpus("{corpus}"); done("reading", *since(s))
+import sys; sys.path.insert(0, "{here}"); import scale
+embedder = get_embedder("minilm")
+s = clock(); emb = scale.cached_vectors(len(corpus), "{cache}"); done("embedding (read from the cache)", *since(s))
+s = clock(); a = topics.analyze(corpus, embeddings=emb, random_state=0); total = since(s)
+def total_of(label):
+    return tuple(sum(x) for x in zip(*spans[label])) if spans.get(label) else (0.0, 0.0)
+mapping = total_of("map")
+umap_all, n_umap = total_of("umap"), len(spans.get("umap", []))
+# the map's own UMAP fit is the last; the others belong to the topic model (one per consensus run)
+umap5 = (umap_all[0] - spans["umap"][-1][0], umap_all[1] - spans["umap"][-1][1]) if n_umap > 1 else (0.0, 0.0)
+graph, hdb, naming = total_of("neighbours"), total_of("hdbscan"), total_of("naming")
+done("neighbour graph (exact)", *graph)
+done(f"UMAP 5-D ({{n_umap - 1}} runs)", *umap5)
+done(f"HDBSCAN ({{len(spans.get('hdbscan', []))}} runs)", *hdb)
+done("naming", *naming)
+done("consensus, c-TF-IDF, bookkeeping (rest of the fit)", a.timings["topics"] - graph[0] - umap5[0] - hdb[0] - naming[0], None)
+done("map layout (UMAP 2-D)", a.timings["map"], mapping[1])
+done("statistics and tables", a.timings["tables"], None)
+s = clock(); topics.write_report(a, "{out}/scale.html"); done("charts and report", *since(s))
+print(json.dumps({{"stages_s": t, "stages_cpu_s": cpu, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
+                  "analyze_s": total[0], "analyze_cpu_s": total[1],
+                  "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
+                  "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_ | {{"neighbors_shared": a.model.neighbors_ is not None}}}}))
+"""
+
+REPORT = """
+import json, os
+from topics.cli import main
+code = main(["report", "{corpus}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
+print(json.dumps({{"exit": code, "html_mib": os.path.getsize("{out}/r.html") / 2**20}}))
+"""
+
+
+def child(code: str) -> dict:
+    """Run ``code`` in a fresh interpreter; its wall time, its own peak RSS and its JSON output."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ})
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
+    result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
+
+
+def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
+    with tempfile.TemporaryDirectory() as out:
+        result = {"stages": child(STAGES.format(corpus=corpus_path(n), cache=cache, out=out, here=HERE))}
+        if report:
+            result["report"] = child(REPORT.format(corpus=corpus_path(n), cache=cache, out=out))
+    result.update(n=n, cache=label)
+    print(json.dumps(result))
+    return result
+
+
+DASK = """
+import json, time, numpy as np
+from distributed import Client, LocalCluster
+from topics.corpus import read_corpus
+from topics.embed import embed_texts, get_embedder
+from topics.text import clean_for_terms
+texts = [clean_for_terms(t) for t in read_corpus("{corpus}")["abstract"]][:{n}]
+e = get_embedder("minilm"); e.encode(texts[:8])
+s = time.perf_counter(); ref = embed_texts(texts, e, cache=False); single = time.perf_counter() - s
+out = {{"n": len(texts), "single_process": {{"texts_per_s": len(texts) / single}}}}
+for workers in (1, 2):
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, Client(cluster) as client:
+        embed_texts(texts[-16 * workers:], "minilm", cache=False, scheduler=client, chunk_size=8)  # each worker loads the model
+        s = time.perf_counter()
+        v = embed_texts(texts, "minilm", cache=False, scheduler=client, chunk_size={chunk})
+        dt = time.perf_counter() - s
+    cos = (v * ref).sum(1) / np.linalg.norm(v, axis=1) / np.linalg.norm(ref, axis=1)
+    out[f"{{workers}}_workers"] = {{"texts_per_s": len(texts) / dt, "min_cosine": float(cos.min())}}
+out["speedup_2_vs_1_worker"] = out["2_workers"]["texts_per_s"] / out["1_workers"]["texts_per_s"]
+print(json.dumps(out))
+"""
+
+
+def dask_throughput(n: int, chunk: int) -> dict:
+    """Embedding throughput: one process, a 1-worker and a 2-worker LocalCluster (1 thread each)."""
+    import multiprocessing
+
+    result = child(DASK.format(corpus=corpus_path(4_364), n=n, chunk=chunk))
+    result["cpu_count"] = multiprocessing.cpu_count()
+    with open("/proc/loadavg") as fh:
+        result["load_average_after"] = fh.read().split()[:3]
+    return result
+
+
+def _exponent(ns, ts) -> float | None:
+    """Least-squares slope of log(time) against log(size): time ~ size ** slope."""
+    import numpy as np
+
+    pairs = [(n, t) for n, t in zip(ns, ts) if t and t > 0]
+    if len(pairs) < 2:
+        return None
+    x, y = np.log([p[0] for p in pairs]), np.log([p[1] for p in pairs])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def table() -> str:
+    """The scaling tables of benchmarks/README.md, from results/scale-*.json."""
+    runs = {}
+    for path in sorted(RESULTS.glob("scale-*-warm-*.json")):
+        if "single-fit" in path.name:  # the code before consensus topics: reported apart
+            continue
+        r = json.loads(path.read_text())
+        runs[(r["n"], r["cache"])] = r
+    if not runs:
+        return "(no scaling results yet)\n"
+    keys = sorted(runs)
+    lines = ["| stage | " + " | ".join(f"{n:,} ({c})" for n, c in keys) + " | exponent (CPU s) |",
+             "|---|" + "---|" * (len(keys) + 1)]
+    stages = list(runs[keys[-1]]["stages"]["stages_s"])
+    for stage in stages:
+        cells, ns, cpus = [], [], []
+        for k in keys:
+            st = runs[k]["stages"]
+            wall, cpu = st["stages_s"].get(stage), (st.get("stages_cpu_s") or {}).get(stage)
+            cells.append("-" if wall is None else f"{wall:.1f}" + (f" ({cpu:.1f})" if cpu is not None else ""))
+            ns.append(k[0])
+            cpus.append(cpu if cpu is not None else wall)
+        slope = _exponent(ns, cpus) if stage != "imports" and not stage.startswith("embedding") else None
+        lines.append(f"| {stage} | " + " | ".join(cells) + f" | {'-' if slope is None else f'{slope:.2f}'} |")
+    def row(label, fn):
+        lines.append(f"| **{label}** | " + " | ".join(fn(runs[k]) for k in keys) + " | |")
+    row("whole run, wall (CPU) s", lambda r: f"{r['stages']['wall_s']:.0f} ({r['stages'].get('cpu_s', float('nan')):.0f})")
+    row("peak RSS", lambda r: f"{r['stages']['peak_rss_mib'] / 1024:.2f} GiB")
+    row("topics, outliers", lambda r: f"{r['stages']['n_topics']}, {100 * r['stages']['outlier_share']:.0f} %")
+    row("report HTML", lambda r: f"{r['stages']['html_mib']:.1f} MiB")
+    row("`topics report` wall (CPU) s, RSS", lambda r: f"{r['report']['wall_s']:.0f} ({r['report']['cpu_s']:.0f}), {r['report']['peak_rss_mib'] / 1024:.2f} GiB" if "report" in r else "-")
+    return "\n".join(lines) + "\n"
+
+
+def update_readme() -> None:
+    readme = HERE / "README.md"
+    text = readme.read_text()
+    start, end = "<!-- scaling table: benchmarks/scale.py --table -->", "<!-- end of scaling table -->"
+    if start not in text:
+        return
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(head + start + "\n" + table() + end + tail)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("data")
+    e = sub.add_parser("embed")
+    e.add_argument("--n", type=int, default=100_000)
+    e.add_argument("--chunk-size", type=int, default=1024)
+    sc = sub.add_parser("synth-cache")
+    sc.add_argument("--n", type=int, default=100_000)
+    r = sub.add_parser("run")
+    r.add_argument("--n", type=int, nargs="+", default=list(SIZES))
+    r.add_argument("--cache", choices=["real", "synthetic"], default="real")
+    r.add_argument("--report", action="store_true", help="also time the `topics report` command")
+    r.add_argument("--tag", default="warm")
+    d = sub.add_parser("dask")
+    d.add_argument("--n", type=int, default=384)
+    d.add_argument("--chunk", type=int, default=32)
+    parser.add_argument("--table", action="store_true", help="only rewrite the scaling table in benchmarks/README.md")
+    args = parser.parse_args()
+    if args.table:
+        update_readme()
+        print(table())
+    elif args.command == "data":
+        write_data()
+    elif args.command == "embed":
+        embed(args.n, args.chunk_size)
+    elif args.command == "dask":
+        result = dask_throughput(args.n, args.chunk)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "scale-dask-throughput.json").write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result))
+    elif args.command == "synth-cache":
+        synthetic_cache(args.n)
+    elif args.command == "run":
+        from topics.embed import default_cache_dir
+
+        cache = default_cache_dir() if args.cache == "real" else SYNTHETIC_CACHE
+        RESULTS.mkdir(exist_ok=True)
+        for n in args.n:
+            result = run_size(n, cache, args.cache, args.report)
+            path = RESULTS / f"scale-{n}-{args.tag}-{args.cache}.json"
+            path.write_text(json.dumps(result, indent=2) + "\n")
+        update_readme()
+    else:
+        parser.print_help()
+
+
+if __name__ == "__main__":
+    main()
