@@ -113,3 +113,14 @@ def test_trend_and_grouping_reports_draw_every_chart(browser, request, tmp_path,
         assert (rows, cols) == (len(analysis.comparison), len(analysis.groups))
         assert page.locator("#chart-heatmap g.hm, #chart-heatmap image").count() >= 1
     page.close()
+
+
+def test_your_themes_chart_draws(browser, sample_corpus, tmp_path):
+    analysis = topics.analyze(sample_corpus, embedder="lsa", cache=False, themes=["self-supervised learning", "optimal transport"])
+    path = topics.write_report(analysis, tmp_path / "themes.html")
+    page, events = open_report(browser, path)
+    chart = page.locator("#themes div.js-plotly-plot")
+    assert chart.count() == 1 and chart.locator("svg.main-svg").count() >= 1
+    assert page.locator("#themes .card").count() == 2
+    assert events["console"] == [] and events["errors"] == [] and events["requests"] == []
+    page.close()
