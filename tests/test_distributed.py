@@ -100,25 +100,3 @@ def test_scheduler_from_env(monkeypatch):
     assert D.scheduler_from_env() == "tcp://10.0.0.5:8786"
     monkeypatch.setenv(D.SCHEDULER_ENV, "")
     assert D.scheduler_from_env() is None
-
-
-def test_worker_processes_each_load_the_model_once(tmp_path):
-    """Separate worker processes: every chunk is embedded, each process builds one embedder."""
-    embedder = E.HashingEmbedder(n_components=32)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        with distributed.Client(cluster) as c:
-            vectors = D.embed_texts_distributed(TEXTS, embedder, scheduler=cluster.scheduler_address, cache=False, chunk_size=6)
-            states = c.run(D.worker_state)
-    per_worker = [s[slot(embedder)] for s in states.values() if slot(embedder) in s]
-    assert sum(s["chunks"] for s in per_worker) == 10 and sum(s["texts"] for s in per_worker) == len(TEXTS)
-    assert all(s["loads"] == 1 for s in per_worker)
-    assert cosines(vectors, embedder.encode(TEXTS)).min() >= 0.9999
-
-
-@pytest.mark.slow
-def test_minilm_on_two_worker_processes_matches_one_process(tmp_path):
-    texts = TEXTS[:24] + ["We propose a diffusion model for protein structure generation with equivariant layers."]
-    single = E.embed_texts(texts, "minilm", cache=False)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        spread = E.embed_texts(texts, "minilm", cache=tmp_path, chunk_size=8, scheduler=cluster.scheduler_address)
-    assert cosines(spread, single).min() >= 0.9999

@@ -215,8 +215,10 @@ def _run(client, embedder, texts, missing, chunk_size, store, store_cache, finge
         return None
 
     first = [f for f in (submit() for _ in range(_IN_FLIGHT_PER_WORKER * n_workers)) if f is not None]
-    queue = as_completed(first, with_results=True, raise_errors=True)
-    with _progress(len(missing), show_progress, f"embedding on {n_workers} workers") as bar:
+    # as_completed gathers results through the current client; make it this one, which
+    # need not be the default (a client made from an address here is not)
+    with client.as_current(), _progress(len(missing), show_progress, f"embedding on {n_workers} workers") as bar:
+        queue = as_completed(first, with_results=True, raise_errors=True)
         try:
             for future, vectors in queue:
                 chunk = chunk_of.pop(future.key)
