@@ -47,7 +47,7 @@ PY = sys.executable
 
 
 def child(code: str, env: dict | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter; return its wall time, its own peak RSS and JSON output."""
+    """Run ``code`` in a fresh interpreter; return its wall and CPU time, its own peak RSS and JSON output."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ, **(env or {})})
@@ -59,7 +59,7 @@ def child(code: str, env: dict | None = None) -> dict:
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
     result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
-    return {"wall_s": wall, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
+    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
 
 
 REPORT = """

@@ -26,11 +26,12 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from run import child  # benchmarks/run.py: one subprocess runner for every benchmark
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / ".work" / "scale"
@@ -230,22 +231,6 @@ from topics.cli import main
 code = main(["report", "{corpus}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
 print(json.dumps({{"exit": code, "html_mib": os.path.getsize("{out}/r.html") / 2**20}}))
 """
-
-
-def child(code: str) -> dict:
-    """Run ``code`` in a fresh interpreter; its wall time, its own peak RSS and its JSON output."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ})
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"child failed:\n{stderr[-3000:]}")
-    result = json.loads(stdout.strip().splitlines()[-1]) if stdout.strip() else {}
-    return {"wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime, "peak_rss_mib": usage.ru_maxrss / 1024, **result}
 
 
 def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
