@@ -37,11 +37,11 @@ from topics.embed import (
     EmbeddingError,
     Embedder,
     SentenceTransformerEmbedder,
+    _checked,
     _chunks,
     _missing_keys,
     _progress,
     _resolve_cache,
-    get_embedder,
 )
 
 __all__ = ["SCHEDULER_ENV", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
@@ -160,12 +160,7 @@ def embed_texts_distributed(
     numpy.ndarray
         ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
     """
-    embedder = get_embedder(embedder)
-    texts = list(texts)
-    if not texts:
-        raise ValueError("no texts to embed")
-    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    embedder, texts = _checked(embedder, texts, chunk_size)
     fingerprint = embedder.fingerprint()
     if fingerprint is None:
         raise ValueError(

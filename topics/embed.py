@@ -515,6 +515,17 @@ def _progress(total: int, show: bool, description: str):
     return tqdm(total=total, disable=not show, desc=description, unit="text", smoothing=0.1)
 
 
+def _checked(embedder, texts: Sequence[str], chunk_size) -> tuple[Embedder, list[str]]:
+    """The embedder by name and the texts as a list, after checking them and ``chunk_size``."""
+    embedder = get_embedder(embedder)
+    texts = list(texts)
+    if not texts:
+        raise ValueError("no texts to embed")
+    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    return embedder, texts
+
+
 def embed_texts(
     texts: Sequence[str],
     embedder: Embedder | str = "minilm",
@@ -563,12 +574,7 @@ def embed_texts(
         return embed_texts_distributed(
             texts, embedder, scheduler=scheduler, cache=cache, show_progress=show_progress, chunk_size=chunk_size
         )
-    embedder = get_embedder(embedder)
-    texts = list(texts)
-    if not texts:
-        raise ValueError("no texts to embed")
-    if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    embedder, texts = _checked(embedder, texts, chunk_size)
     fingerprint = embedder.fingerprint()
     if cache is False or cache is None or fingerprint is None:
         return embedder.encode(texts, show_progress=show_progress)
