@@ -118,6 +118,17 @@ def _arrays(successes, totals, scores=None):
     return x, n, s
 
 
+def _centred(successes, totals, scores):
+    """Counts, totals, the pooled proportion ``p`` and the scores centred on their
+    ``n``-weighted mean ``s_j - s_bar``: what the trend test and the slope share."""
+    x, n, s = _arrays(successes, totals, scores)
+    big_n = n.sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = x.sum(-1) / big_n
+        s_bar = (n * s).sum(-1) / big_n
+    return x, n, p, s - s_bar[..., None]
+
+
 def cochran_armitage(successes, totals, scores) -> tuple[np.ndarray, np.ndarray]:
     """Cochran-Armitage test for a linear trend in proportions (Armitage 1955).
 
@@ -140,12 +151,8 @@ def cochran_armitage(successes, totals, scores) -> tuple[np.ndarray, np.ndarray]
         Where no trend can be seen (no successes, only successes, or one group with
         documents) ``z = 0`` and ``p = 1``.
     """
-    x, n, s = _arrays(successes, totals, scores)
-    big_n = n.sum(-1)
+    x, n, p, d = _centred(successes, totals, scores)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = x.sum(-1) / big_n
-        s_bar = (n * s).sum(-1) / big_n
-        d = s - s_bar[..., None]
         t = (x * d).sum(-1)
         v = p * (1 - p) * (n * d**2).sum(-1)
         z = np.where(v > 0, t / np.sqrt(np.where(v > 0, v, 1)), 0.0)
@@ -169,12 +176,8 @@ def linear_trend(successes, totals, scores, *, z: float = Z95) -> tuple[np.ndarr
         In proportion per unit of score (per year for years); multiply by 100 for
         percentage points.
     """
-    x, n, s = _arrays(successes, totals, scores)
-    big_n = n.sum(-1)
+    x, n, p, d = _centred(successes, totals, scores)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = x.sum(-1) / big_n
-        s_bar = (n * s).sum(-1) / big_n
-        d = s - s_bar[..., None]
         big_s = (n * d**2).sum(-1)
         b = np.where(big_s > 0, (x * d).sum(-1) / np.where(big_s > 0, big_s, 1), np.nan)
         safe_n = np.where(n > 0, n, 1)
