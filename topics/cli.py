@@ -21,8 +21,6 @@ DEFAULT_REPORT = Path("reports") / "iclr-2024-vs-2025.html"
 
 
 def _parser() -> argparse.ArgumentParser:
-    from topics.embed import BACKENDS
-
     parser = argparse.ArgumentParser(prog="topics", description="Topic modelling and trend analysis of paper abstracts.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
@@ -33,18 +31,12 @@ def _parser() -> argparse.ArgumentParser:
         "three or more: trends) or between the groups of another column (--by), and write a self-contained HTML "
         "report. Without INPUT, the bundled ICLR 2024/2025 files are used.",
     )
-    rep.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
-    rep.add_argument("--dataset", choices=["sample", "full"], default=None,
-                     help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
+    _add_input_arguments(rep)
     rep.add_argument("-o", "--output", type=Path, default=None,
                      help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
                           "for trends, reports/<venue>-by-<column>.html for other groupings)")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write documents.csv, topics.csv, comparison.csv, prevalence.csv (and themes.csv, theme_papers.csv with themes) here")
-    rep.add_argument("--backend", choices=BACKENDS, default="minilm",
-                     help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
-                          "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
-    rep.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
     rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     rep.add_argument("--by", default="year", metavar="COLUMN",
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
@@ -62,8 +54,6 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--themes", type=Path, default=None, metavar="FILE",
                      help="themes from a TOML or YAML file: entries with name, phrases, examples (paper ids or titles)")
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
-    rep.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    rep.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
                      help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
@@ -76,10 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         "topic diversity, outlier share, agreement with refits under other seeds, and, with --labels-column, "
         "agreement with a label or keyword column of the corpus.",
     )
-    ev.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
-    ev.add_argument("--dataset", choices=["sample", "full"], default=None, help="bundled data when no INPUT is given (default: sample)")
-    ev.add_argument("--backend", choices=BACKENDS, default="minilm", help="embedding backend (default minilm)")
-    ev.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
+    _add_input_arguments(ev)
     ev.add_argument("--seed", type=int, default=0, help="random seed of the scored fit (default 0)")
     ev.add_argument("--refits", type=int, default=2, metavar="N",
                     help="refits with seeds seed+1..seed+N for the seed agreement (default 2; 0 skips it)")
@@ -88,10 +75,23 @@ def _parser() -> argparse.ArgumentParser:
                     help="a column of reference labels (categories) or of ';'-separated keywords to compare with")
     ev.add_argument("--baseline", action="store_true", help="also score plain BERTopic (its defaults) on the same embeddings")
     ev.add_argument("--csv", type=Path, default=None, metavar="PATH", help="also write the scores as a tidy CSV table")
-    ev.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder")
-    ev.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the scores")
     return parser
+
+
+def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
+    """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache."""
+    from topics.embed import BACKENDS
+
+    parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
+    parser.add_argument("--dataset", choices=["sample", "full"], default=None,
+                        help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
+    parser.add_argument("--backend", choices=BACKENDS, default="minilm",
+                        help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
+                             "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
+    parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
 
 
 def _load(args: argparse.Namespace):
@@ -148,8 +148,6 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from topics import datasets
-    from topics.corpus import read_corpus
     from topics.embed import get_embedder
     from topics.model import TopicModel
     from topics.pipeline import analyze, write_tables
@@ -165,18 +163,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.by == "year" and args.years is not None and len(args.years) < 2:
         raise ValueError(f"--years needs two or more years to compare with --by year, got {args.years[0]}")
     themes = _themes(args)
-    if args.inputs:
-        corpus = read_corpus(args.inputs)
-        caveats: tuple[str, ...] = ()
-        described = ", ".join(str(p) for p in args.inputs)
-    else:
-        name = args.dataset or "sample"
-        corpus = datasets.load_dataset(name)
-        caveats = datasets.dataset_caveats(name)
-        described = (
-            "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
-            else "bundled full ICLR lists: ICLR 2024 (all 2,260 accepted papers) and ICLR 2025 (2,104 of 3,704)"
-        )
+    corpus, caveats, described = _load(args)
     groups = _groups(corpus, args.by, args.groups)
     embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
