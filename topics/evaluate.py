@@ -385,15 +385,15 @@ def evaluate_model(
     """
     from sklearn.base import clone
 
+    refits = [clone(model).set_params(random_state=int(s)).fit(corpus, embeddings).labels_ for s in refit_seeds]
+    terms = {t: [w for w, _ in ts] for t, ts in model.topic_terms_.items()}
+    return _scores(corpus, model.labels_, terms, model.topic_names_, refits, refit_seeds, labels_column)
+
+
+def _scores(corpus, labels, terms, names, refits, seeds, labels_column) -> pd.DataFrame:
     from topics.stability import labeling_stability
     from topics.trends import compare_years
 
-    refits = [clone(model).set_params(random_state=int(s)).fit(corpus, embeddings).labels_ for s in refit_seeds]
-    terms = {t: [w for w, _ in ts] for t, ts in model.topic_terms_.items()}
-    return _scores(corpus, model.labels_, terms, model.topic_names_, refits, refit_seeds, labels_column, compare_years, labeling_stability)
-
-
-def _scores(corpus, labels, terms, names, refits, seeds, labels_column, compare_years, labeling_stability) -> pd.DataFrame:
     held = None
     years = _two_years(corpus)
     if years and len(refits):
@@ -448,10 +448,7 @@ def evaluate_plain_bertopic(
     labels_column: str | None = None,
 ) -> pd.DataFrame:
     """:func:`score_topics` of :func:`plain_bertopic` on the same corpus and embeddings."""
-    from topics.stability import labeling_stability
-    from topics.trends import compare_years
-
     texts = corpus["abstract"].astype(str).tolist()
     labels, terms, names = plain_bertopic(texts, embeddings, random_state=random_state)
     refits = [plain_bertopic(texts, embeddings, random_state=int(s))[0] for s in refit_seeds]
-    return _scores(corpus, labels, terms, names, refits, refit_seeds, labels_column, compare_years, labeling_stability)
+    return _scores(corpus, labels, terms, names, refits, refit_seeds, labels_column)
