@@ -209,6 +209,21 @@ def test_append_and_compact_keep_every_vector(tmp_path):
         cache.append("fp", ["a", "b"], np.ones((3, 3)))
 
 
+def test_a_compaction_by_another_process_while_loading_hides_no_vector(tmp_path):
+    class Interrupted(E.EmbeddingCache):
+        """Another process compacts right after this one listed the chunk files."""
+
+        def parts(self, fingerprint):
+            listed = super().parts(fingerprint)
+            E.EmbeddingCache(self.directory).compact(fingerprint)
+            return listed
+
+    writer = E.EmbeddingCache(tmp_path)
+    writer.save("fp", {"k0": np.ones(3, dtype=np.float32)})
+    writer.append("fp", ["k1"], np.eye(3, dtype=np.float32)[:1])
+    assert sorted(Interrupted(tmp_path).load("fp")) == ["k0", "k1"]
+
+
 @pytest.mark.parametrize("bad", [0, -5, 2.5])
 def test_bad_chunk_size_is_named(tmp_path, bad):
     with pytest.raises(ValueError, match=f"chunk_size must be a positive integer, got {bad}"):

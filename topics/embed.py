@@ -430,9 +430,15 @@ class EmbeddingCache:
         return path
 
     def load(self, fingerprint: str) -> dict[str, np.ndarray]:
-        """All vectors stored for ``fingerprint`` (main file and chunk files) as ``{text_key: vector}``."""
+        """All vectors stored for ``fingerprint`` (main file and chunk files) as ``{text_key: vector}``.
+
+        The chunk files are read before the main file: :meth:`compact` writes the main
+        file before it deletes the chunks it folded in, so a chunk deleted while this
+        runs is in the main file read after it, and another process's compaction cannot
+        hide vectors from this one.
+        """
         store: dict[str, np.ndarray] = {}
-        for path in [self.path(fingerprint), *self.parts(fingerprint)]:
+        for path in [*self.parts(fingerprint), self.path(fingerprint)]:
             if path.exists() and (read := self._read(path)) is not None:
                 store.update(zip(read[0].tolist(), read[1]))
         return store
