@@ -211,12 +211,16 @@ def test_append_and_compact_keep_every_vector(tmp_path):
 
 def test_a_compaction_by_another_process_while_loading_hides_no_vector(tmp_path):
     class Interrupted(E.EmbeddingCache):
-        """Another process compacts right after this one listed the chunk files."""
+        """Another process compacts right after this one read its first file."""
 
-        def parts(self, fingerprint):
-            listed = super().parts(fingerprint)
-            E.EmbeddingCache(self.directory).compact(fingerprint)
-            return listed
+        compacted = False
+
+        def _read(self, path):
+            read = super()._read(path)
+            if not self.compacted:
+                self.compacted = True
+                E.EmbeddingCache(self.directory).compact("fp")
+            return read
 
     writer = E.EmbeddingCache(tmp_path)
     writer.save("fp", {"k0": np.ones(3, dtype=np.float32)})
