@@ -71,22 +71,23 @@ def corpus_path(n: int) -> Path:
     return DATA / f"scale-{n}.parquet"
 
 
-def cached_vectors(n: int, cache_dir) -> "np.ndarray":
-    """The MiniLM vectors of the ``n`` corpus from ``cache_dir``, never embedding anything.
+def _keys(n: int) -> list[str]:
+    """Cache keys of the ``n`` corpus: the hashes of what ``analyze`` embeds ("title. abstract")."""
+    from topics.corpus import read_corpus
+    from topics.embed import _text_key
+    from topics.pipeline import embedding_texts
 
-    The vectors of this benchmark were embedded from the abstracts alone (``topics``
-    before it embedded ``"title. abstract"``, fingerprint without ``:windows``); reading
-    them directly lets the later code be timed on the same vectors without re-embedding.
-    """
+    return [_text_key(t) for t in embedding_texts(read_corpus(corpus_path(n)))]
+
+
+def cached_vectors(n: int, cache_dir) -> "np.ndarray":
+    """The MiniLM vectors of the ``n`` corpus from ``cache_dir``, never embedding anything."""
     import numpy as np
 
-    from topics.corpus import read_corpus
-    from topics.embed import EmbeddingCache, _text_key, get_embedder
-    from topics.text import clean_for_terms
+    from topics.embed import EmbeddingCache, get_embedder
 
-    fingerprint = get_embedder("minilm").fingerprint().removesuffix(":windows")
-    store = EmbeddingCache(cache_dir).load(fingerprint)
-    keys = [_text_key(clean_for_terms(t)) for t in read_corpus(corpus_path(n))["abstract"]]
+    store = EmbeddingCache(cache_dir).load(get_embedder("minilm").fingerprint())
+    keys = _keys(n)
     missing = sum(k not in store for k in keys)
     if missing:
         raise SystemExit(f"{missing} of {len(keys)} vectors of the {n} corpus are not in {cache_dir}")
@@ -110,11 +111,11 @@ def embed(n: int, chunk_size: int) -> None:
 
     from topics.corpus import read_corpus
     from topics.embed import EmbeddingCache, embed_texts, get_embedder, _missing_keys
-    from topics.text import clean_for_terms
+    from topics.pipeline import embedding_texts
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     corpus = read_corpus(corpus_path(n))
-    texts = [clean_for_terms(t) for t in corpus["abstract"]]
+    texts = embedding_texts(corpus)
     embedder = get_embedder("minilm")
     _, missing = _missing_keys(texts, EmbeddingCache().load(embedder.fingerprint()))
     start = time.perf_counter()
@@ -134,22 +135,22 @@ SYNTHETIC_CACHE = HERE / ".work" / "synthetic-cache"
 def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
     """A separate cache where every text of the ``n`` corpus has a MiniLM-like vector.
 
-    Real MiniLM vectors where the normal cache has them (the real abstracts, and the copies
-    embedded so far); for any other copy, its original's real vector plus Gaussian noise
-    (``noise`` per dimension: cosine about 0.986 to the original, the median measured over
-    10,240 copies embedded for real), renormalised. For timing the warm path at sizes the
-    shared machine could not embed in one session; never mixed into the normal cache.
+    Real MiniLM vectors where the normal cache has them (the 4,364 real papers, as
+    ``analyze`` embeds them); for every copy, its original's real vector plus Gaussian
+    noise (``noise`` per dimension: cosine about 0.986 to the original, the median
+    measured over 10,240 copies embedded for real), renormalised. For timing the warm
+    path at sizes the shared machine cannot embed in one session (100,000 texts are
+    about 30 min at 57 texts/s); never mixed into the normal cache.
     """
     import numpy as np
 
     from topics.corpus import read_corpus
-    from topics.embed import EmbeddingCache, _text_key, get_embedder
-    from topics.text import clean_for_terms
+    from topics.embed import EmbeddingCache, get_embedder
 
-    fingerprint = get_embedder("minilm").fingerprint().removesuffix(":windows")  # see cached_vectors
+    fingerprint = get_embedder("minilm").fingerprint()
     real = EmbeddingCache().load(fingerprint)
     corpus = read_corpus(corpus_path(n))
-    keys = [_text_key(clean_for_terms(t)) for t in corpus["abstract"]]
+    keys = _keys(n)
     by_id = dict(zip(corpus["doc_id"], keys))
     rng = np.random.default_rng(seed)
     out, synthetic = {}, 0
@@ -157,8 +158,10 @@ def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
         if key in real:
             out[key] = real[key]
             continue
-        base = real[by_id[doc_id.split("~")[0]]]
-        v = base + rng.normal(scale=noise, size=base.shape).astype(np.float32)
+        original = by_id[doc_id.split("~")[0]]
+        if original not in real:
+            raise SystemExit(f"the real paper {doc_id.split('~')[0]} is not embedded yet: run `topics report --dataset full` first")
+        v = real[original] + rng.normal(scale=noise, size=real[original].shape).astype(np.float32)
         out[key] = (v / np.linalg.norm(v)).astype(np.float32)
         synthetic += 1
     EmbeddingCache(SYNTHETIC_CACHE).save(fingerprint, out)
@@ -170,6 +173,17 @@ def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
 STAGES = """
 import json, os, resource, time
 t, cpu, rss = {{}}, {{}}, {{}}
+def workers_peak_rss():
+    # peak RSS (VmHWM) of each live worker process of this one (the consensus runs' pool)
+    import psutil
+    peaks = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            with open(f"/proc/{{p.pid}}/status") as fh:
+                peaks += [int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM")]
+        except OSError:
+            pass
+    return peaks
 def done(stage, seconds, cpu_seconds):
     t[stage], cpu[stage] = seconds, cpu_seconds
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -193,11 +207,10 @@ def timed(owner, attr, label):
         finally:
             spans.setdefault(label, []).append(since(start))
     setattr(owner, attr, wrapper)
-timed(tm, "nearest_neighbors", "neighbours")
-timed(umap.UMAP, "fit", "umap")
-timed(hdbscan.HDBSCAN, "fit", "hdbscan")
+import topics.neighbors, topics.consensus, topics.pipeline
+timed(topics.neighbors, "nearest_neighbors", "neighbours")
+timed(topics.consensus, "_parallel_runs", "runs")
 timed(tm.TopicModel, "_set_topics", "naming")
-timed(tm, "map_coordinates", "map")
 timed(topics.pipeline, "map_coordinates", "map")
 s = clock(); corpus = read_corpus("{corpus}"); done("reading", *since(s))
 import sys; sys.path.insert(0, "{here}"); import scale
@@ -206,23 +219,20 @@ s = clock(); emb = scale.cached_vectors(len(corpus), "{cache}"); done("embedding
 s = clock(); a = topics.analyze(corpus, embeddings=emb, random_state=0); total = since(s)
 def total_of(label):
     return tuple(sum(x) for x in zip(*spans[label])) if spans.get(label) else (0.0, 0.0)
-mapping = total_of("map")
-umap_all, n_umap = total_of("umap"), len(spans.get("umap", []))
-# the map's own UMAP fit is the last; the others belong to the topic model (one per consensus run)
-umap5 = (umap_all[0] - spans["umap"][-1][0], umap_all[1] - spans["umap"][-1][1]) if n_umap > 1 else (0.0, 0.0)
-graph, hdb, naming = total_of("neighbours"), total_of("hdbscan"), total_of("naming")
-done("neighbour graph (exact)", *graph)
-done(f"UMAP 5-D ({{n_umap - 1}} runs)", *umap5)
-done(f"HDBSCAN ({{len(spans.get('hdbscan', []))}} runs)", *hdb)
+mapping, runs = total_of("map"), total_of("runs")
+graph, naming = total_of("neighbours"), total_of("naming")
+done("neighbour graphs (exact)", *graph)
+done(f"consensus runs ({{a.model.n_runs}} UMAP runs x 4 HDBSCAN readings, in worker processes)", runs[0], None)
 done("naming", *naming)
-done("consensus, c-TF-IDF, bookkeeping (rest of the fit)", a.timings["topics"] - graph[0] - umap5[0] - hdb[0] - naming[0], None)
+done("co-association, Leiden, c-TF-IDF, bookkeeping (rest of the fit)", a.timings["topics"] - graph[0] - runs[0] - naming[0], None)
 done("map layout (UMAP 2-D)", a.timings["map"], mapping[1])
 done("statistics and tables", a.timings["tables"], None)
 s = clock(); topics.write_report(a, "{out}/scale.html"); done("charts and report", *since(s))
 print(json.dumps({{"stages_s": t, "stages_cpu_s": cpu, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
                   "analyze_s": total[0], "analyze_cpu_s": total[1],
                   "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
-                  "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_ | {{"neighbors_shared": a.model.neighbors_ is not None}}}}))
+                  "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_, "landmarks": 0 if a.model.landmarks_ is None else len(a.model.landmarks_),
+                  "workers_peak_rss_mib": workers_peak_rss()}}))
 """
 
 REPORT = """

@@ -27,10 +27,8 @@ corpus fine-grained but above noise.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import logging
-import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -38,31 +36,19 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 
-from topics._jit import cache_umap_kernels
 from topics.acronyms import find_acronyms
 from topics.areas import area_names, topic_areas
 from topics.consensus import ConsensusClusterer, membership_confidence
 from topics.labels import PhraseAnalyzer, topic_names
+from topics.layout import map_coordinates
+from topics.neighbors import nearest_neighbors
 from topics.text import clean_for_terms
 
-__all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]
+__all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]  # the last two re-exported
 
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS = 10
-#: Corpus sizes for which the exact neighbour graph is computed once (:func:`nearest_neighbors`,
-#: brute force, 0.5 s for 4,364 abstracts) and shared by every UMAP fit. Below 4,096 documents
-#: UMAP already computes exact distances itself, cheaply, and is left to do so; from 4,096 it
-#: would run an approximate search (pynndescent) whose numba code compiles for ~40 s in each
-#: process; above 20,000 the O(n^2) brute force costs more than that and UMAP searches.
-SHARED_GRAPH_SIZES = (4_096, 20_000)
-
-
-def _shared_graph(embeddings: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray] | None:
-    low, high = SHARED_GRAPH_SIZES
-    return nearest_neighbors(embeddings, n_neighbors=n_neighbors) if low <= len(embeddings) <= high else None
-
-
 def size_rule(n_docs: int) -> dict[str, int]:
     """UMAP and HDBSCAN parameters for a corpus of ``n_docs`` documents (module docs)."""
     root = float(np.sqrt(n_docs))
@@ -100,9 +86,9 @@ class TopicModel(BaseEstimator):
     n_components
         Dimensions UMAP reduces to before clustering.
     n_runs
-        UMAP + HDBSCAN runs the consensus is built from (seeds
-        :func:`topics.consensus.run_seeds`), each of 200 UMAP epochs; 1 gives a single
-        run's topics.
+        UMAP runs the consensus is built from (seeds :func:`topics.consensus.run_seeds`),
+        each of 200 epochs and read by HDBSCAN at four granularities
+        (:func:`topics.consensus.readings`).
     resolution
         Leiden resolution of the consensus partition; larger gives more topics.
     outlier_share
@@ -117,6 +103,14 @@ class TopicModel(BaseEstimator):
         (:func:`topics.areas.area_rule`).
     top_n_terms
         Terms kept per topic in the tables.
+    n_landmarks
+        Above this many documents the consensus clusters a random sample of this many
+        (landmarks) and every other document follows its nearest landmarks
+        (:mod:`topics.neighbors`); the size rule then uses the landmark count. ``None``
+        clusters every document, at a cost growing as ``n^2``.
+    n_jobs
+        Processes the consensus runs are spread over (``-1``: every core); the topics
+        do not depend on it.
     random_state
         Chooses the runs' seeds: different values use disjoint seed sets; the same
         inputs and seed give identical assignments.
@@ -132,8 +126,9 @@ class TopicModel(BaseEstimator):
         Share of documents the consensus left without a topic, before reassignment.
     outlier_share_ : float
         Share of documents without a topic in ``labels_``.
-    runs_ : ndarray of int, shape (n_runs, n_docs)
-        Each run's HDBSCAN labels (their own numbering).
+    runs_ : ndarray of int, shape (4 * n_runs, n_docs)
+        The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
+        granularities (:func:`topics.consensus.readings`), in their own numbering.
     topic_names_ : dict[int, str]
         A short, distinct name per topic (-1: "outliers (no topic)").
     topic_terms_ : dict[int, list[tuple[str, float]]]
@@ -152,9 +147,13 @@ class TopicModel(BaseEstimator):
     params_ : dict
         The resolved parameters.
     neighbors_ : tuple of ndarray
-        The exact cosine neighbour graph ``(indices, distances)`` from
-        :func:`nearest_neighbors` (``n_neighbors + 1`` columns, each document first);
-        :func:`map_coordinates` reuses it.
+        The exact cosine neighbour graph ``(indices, distances)``
+        (:func:`topics.neighbors.nearest_neighbors`, ``n_neighbors + 1`` columns, each
+        document first); with landmarks, each document's nearest landmarks
+        (:func:`topics.neighbors.landmark_graph`). :func:`map_coordinates` reuses it.
+    landmarks_ : ndarray of int or None
+        Positions of the documents the consensus clustered, when there were more than
+        ``n_landmarks``; ``None`` when it clustered all.
     bertopic_ : bertopic.BERTopic
         The fitted BERTopic model, for anything this class does not expose.
     """
@@ -166,12 +165,14 @@ class TopicModel(BaseEstimator):
         min_cluster_size: int | None = None,
         min_samples: int | None = None,
         n_components: int = 5,
-        n_runs: int = 10,
+        n_runs: int = 20,
         resolution: float = 1.0,
         outlier_share: float = 0.3,
         reduce_outliers: bool = False,
         n_areas: int | None = None,
         top_n_terms: int = 10,
+        n_landmarks: int | None = 20_000,
+        n_jobs: int | None = -1,
         random_state: int | None = None,
     ):
         self.n_neighbors = n_neighbors
@@ -184,11 +185,13 @@ class TopicModel(BaseEstimator):
         self.reduce_outliers = reduce_outliers
         self.n_areas = n_areas
         self.top_n_terms = top_n_terms
+        self.n_landmarks = n_landmarks
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
     def _resolve_params(self, n_docs: int) -> dict:
-        rule = size_rule(n_docs)
+        rule = size_rule(n_docs if self.n_landmarks is None else min(n_docs, int(self.n_landmarks)))
         params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
         params["n_neighbors"] = min(params["n_neighbors"], n_docs - 2)
         params["n_components"] = min(self.n_components, n_docs - 2)
@@ -222,7 +225,6 @@ class TopicModel(BaseEstimator):
         params = self._resolve_params(len(texts))
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
         self.acronyms_ = find_acronyms(cleaned)
-        knn = nearest_neighbors(embeddings, n_neighbors=params["n_neighbors"] + 1)
         clusterer = ConsensusClusterer(
             n_runs=params["n_runs"],
             n_neighbors=params["n_neighbors"],
@@ -231,7 +233,8 @@ class TopicModel(BaseEstimator):
             min_samples=params["min_samples"],
             resolution=params["resolution"],
             outlier_share=self.outlier_share,
-            neighbors=knn,
+            n_landmarks=self.n_landmarks,
+            n_jobs=self.n_jobs,
             random_state=params["random_state"],
         )
         vectorizer = CountVectorizer(analyzer=self._analyzer())
@@ -260,7 +263,8 @@ class TopicModel(BaseEstimator):
             )
             model.update_topics(cleaned, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
         self.params_ = params
-        self.neighbors_ = knn
+        self.neighbors_ = clusterer.neighbors_
+        self.landmarks_ = clusterer.landmarks_
         self.bertopic_ = model
         self.runs_ = clusterer.runs_
         self.seeds_ = clusterer.seeds_
@@ -338,89 +342,3 @@ class TopicModel(BaseEstimator):
         new.bertopic_.merge_topics(self.texts_, merge)
         new._set_topics(np.asarray(new.bertopic_.topics_, dtype=int), self._embeddings, self.texts_)
         return new
-
-
-def nearest_neighbors(embeddings: np.ndarray, *, n_neighbors: int = 15) -> tuple[np.ndarray, np.ndarray]:
-    """Exact cosine nearest neighbours of every row, the row itself first.
-
-    The graph UMAP builds first; computing it exactly once and passing it to every UMAP
-    fit of the same embeddings (``precomputed_knn``) skips UMAP's approximate search and
-    the numba compilation it costs in each new process (~40 s for 4,364 abstracts).
-
-    Returns
-    -------
-    indices : ndarray of int32, shape (n_docs, n_neighbors)
-    distances : ndarray of float32, shape (n_docs, n_neighbors)
-        Cosine distances ``1 - cos``, ascending along each row.
-    """
-    from sklearn.neighbors import NearestNeighbors
-
-    embeddings = np.asarray(embeddings, dtype=np.float32)
-    n = embeddings.shape[0]
-    if not 1 <= n_neighbors <= n:
-        raise ValueError(f"n_neighbors must be between 1 and the number of rows ({n}), got {n_neighbors}")
-    search = NearestNeighbors(n_neighbors=n_neighbors, metric="cosine", algorithm="brute").fit(embeddings)
-    distances, indices = search.kneighbors(embeddings)
-    return indices.astype(np.int32), np.clip(distances, 0.0, 2.0).astype(np.float32)
-
-
-@contextlib.contextmanager
-def _no_search_index_warning():
-    """Silence, here only, UMAP's warning that a precomputed graph has no search index.
-
-    Without one, UMAP cannot transform new data; nothing in this module does.
-    """
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=r"precomputed_knn\[2\]", category=UserWarning)
-        yield
-
-
-def _umap_knn(knn: tuple[np.ndarray, np.ndarray] | None) -> tuple:
-    """UMAP's ``precomputed_knn`` argument; copies, because UMAP edits the arrays in place."""
-    if knn is None:
-        return (None, None, None)
-    return (knn[0].copy(), knn[1].copy(), None)
-
-
-def map_coordinates(
-    embeddings: np.ndarray,
-    *,
-    n_neighbors: int = 15,
-    random_state: int | None = 0,
-    neighbors: tuple[np.ndarray, np.ndarray] | None = None,
-) -> np.ndarray:
-    """2-D UMAP layout of ``embeddings`` for the topic map (cosine metric, seeded).
-
-    ``neighbors`` is a precomputed graph (:func:`nearest_neighbors`, or a fitted
-    ``TopicModel.neighbors_``) with at least ``n_neighbors`` columns; without it the
-    graph is computed here for corpus sizes in ``SHARED_GRAPH_SIZES`` and by UMAP otherwise.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``float32`` array of shape ``(n_docs, 2)``.
-    """
-    from umap import UMAP
-
-    embeddings = np.asarray(embeddings, dtype=np.float32)
-    n = embeddings.shape[0]
-    k = int(min(n_neighbors, n - 1))
-    if neighbors is not None and (neighbors[0].shape[0] != n or neighbors[0].shape[1] < k):
-        raise ValueError(
-            f"neighbors must have {n} rows and at least {k} columns, got shape {neighbors[0].shape}"
-        )
-    if neighbors is None:
-        neighbors = _shared_graph(embeddings, k)
-    knn = None if neighbors is None else (neighbors[0][:, :k], neighbors[1][:, :k])
-    cache_umap_kernels()
-    reducer = UMAP(
-        n_neighbors=k,
-        n_components=2,
-        min_dist=0.1,
-        metric="cosine",
-        random_state=0 if random_state is None else int(random_state),
-        n_jobs=1,
-        precomputed_knn=_umap_knn(knn),
-    )
-    with _no_search_index_warning():
-        return reducer.fit_transform(embeddings).astype(np.float32)

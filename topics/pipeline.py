@@ -207,7 +207,8 @@ def analyze(
 
     start = time.perf_counter()
     coords = map_coordinates(
-        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state, neighbors=model.neighbors_
+        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state,
+        neighbors=model.neighbors_, landmarks=model.landmarks_,
     )
     timings["map"] = time.perf_counter() - start
 
@@ -255,6 +256,7 @@ def analyze(
         "low_confidence_share": float(documents["low_confidence"].mean()),
         "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
         "seeds": [int(s) for s in model.seeds_],
+        "n_landmarks": 0 if model.landmarks_ is None else len(model.landmarks_),
         "reduce_outliers": model.reduce_outliers,
         "stability_seeds": [int(x) for x in stability_seeds],
         "by": by,

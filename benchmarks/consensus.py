@@ -1,0 +1,152 @@
+"""What each step of the consensus buys: agreement between independent consensus fits.
+
+    python benchmarks/consensus.py            # 120 UMAP runs on the full lists, then the comparison (~5 min on 2 cores)
+    python benchmarks/consensus.py --table    # only rewrite the table in benchmarks/README.md
+
+A bank of 120 UMAP runs (seeds 0-119, the package's own run function: the exact
+neighbour graph, 200 epochs, each layout read by HDBSCAN at four granularities) is
+fitted once on the full ICLR 2024 + 2025 lists. Each variant of the consensus is then
+built from disjoint blocks of runs (runs 0-9, 10-19, ... for ten runs per fit), so two
+fits share no run, and scored as `topics evaluate` scores seed agreement: the mean and
+smallest adjusted Rand index over all pairs of fits, the share of a fit's topics found
+again (Jaccard >= 0.5) in both of two further fits, and the share of its clear
+2024-vs-2025 changes that hold in both, averaged over every choice of reference and
+pair. Results go to ``benchmarks/results/consensus-full.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "consensus-full.json"
+README = HERE / "README.md"
+START, END = "<!-- consensus table: benchmarks/consensus.py --table -->", "<!-- end of consensus table -->"
+N_BANK = 120
+#: (label, runs per fit, readings used per run, co-association power)
+VARIANTS = [
+    ("one reading, co-association as is", 10, 1, 1.0),
+    ("one reading, squared", 10, 1, 2.0),
+    ("four readings, squared", 10, 4, 2.0),
+    ("one reading, as is", 20, 1, 1.0),
+    ("one reading, squared", 20, 1, 2.0),
+    ("four readings, squared (default)", 20, 4, 2.0),
+]
+
+
+def bank():
+    import numpy as np
+
+    from topics.consensus import _parallel_runs
+    from topics.datasets import iclr_full
+    from topics.embed import embed_texts, get_embedder
+    from topics.model import size_rule
+    from topics.neighbors import nearest_neighbors
+    from topics.pipeline import embedding_texts
+
+    corpus = iclr_full()
+    embeddings = embed_texts(embedding_texts(corpus), get_embedder("minilm"), cache=True)
+    rule = size_rule(len(corpus))
+    k = rule["n_neighbors"]
+    graph = nearest_neighbors(embeddings, n_neighbors=k + 1)
+    settings = (k, 5, 200, rule["min_cluster_size"], rule["min_samples"])
+    runs = _parallel_runs(embeddings, (graph[0][:, :k], graph[1][:, :k]), settings, list(range(N_BANK)), -1)
+    return corpus, graph, rule, np.stack([labels for labels, _ in runs])  # (runs, readings, docs)
+
+
+def consensus(clusterings, graph, min_size: int, power: float):
+    from topics.consensus import assign_outliers, coassociation, partition_graph
+
+    together = coassociation(clusterings, graph[0]).power(power)
+    return assign_outliers(partition_graph(together, min_size=min_size, random_state=0), *graph)
+
+
+def agreement(corpus, fits) -> dict:
+    import numpy as np
+    import pandas as pd
+    from sklearn.metrics import adjusted_rand_score
+
+    from topics.evaluate import clear_changes_held, seed_agreement
+    from topics.stability import labeling_stability
+    from topics.trends import compare_years
+
+    aris = [adjusted_rand_score(a, b) for a, b in itertools.combinations(fits, 2)]
+    recovered, held = [], []
+    for r, reference in enumerate(fits):
+        others = [f for j, f in enumerate(fits) if j != r]
+        comparison = compare_years(pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": reference}), 2024, 2025)
+        comparison["label"] = comparison["topic"].astype(str)
+        for a, b in itertools.combinations(others, 2):
+            recovered.append(seed_agreement([reference, a, b])["topics_recovered"])
+            held.append(clear_changes_held(labeling_stability(corpus, reference, comparison, [a, b], seeds=[1, 2]), comparison))
+    return {
+        "fits": len(fits),
+        "topics": [int(f.max() + 1) for f in fits],
+        "outlier_share": float(np.mean([np.mean(f == -1) for f in fits])),
+        "mean_ari": float(np.mean(aris)),
+        "min_ari": float(np.min(aris)),
+        "topics_recovered": float(np.mean(recovered)),
+        "changes_held": float(np.nanmean(held)),
+    }
+
+
+def run() -> dict:
+    start = time.perf_counter()
+    corpus, graph, rule, runs = bank()
+    bank_s = time.perf_counter() - start
+    out = {"n_documents": len(corpus), "bank_runs": N_BANK, "bank_s": bank_s, "variants": []}
+    for label, per_fit, n_readings, power in VARIANTS:
+        fits = []
+        for block in range(N_BANK // per_fit):
+            clusterings = runs[block * per_fit : (block + 1) * per_fit, :n_readings].reshape(-1, runs.shape[-1])
+            fits.append(consensus(clusterings, graph, rule["min_cluster_size"], power))
+        row = {"label": label, "runs": per_fit, "readings": n_readings, "power": power, **agreement(corpus, fits[:8])}
+        print(json.dumps(row), flush=True)
+        out["variants"].append(row)
+    return out
+
+
+def table() -> str:
+    data = json.loads(RESULTS.read_text())
+    lines = [
+        f"Full lists ({data['n_documents']:,} papers), consensus fits from disjoint blocks of a bank of "
+        f"{data['bank_runs']} UMAP runs (up to 8 fits per variant):",
+        "",
+        "| runs per fit | consensus | topics | outliers | mean ARI | min ARI | topics back in both refits | clear changes held |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for v in data["variants"]:
+        topics = f"{min(v['topics'])}-{max(v['topics'])}"
+        lines.append(
+            f"| {v['runs']} | {v['label']} | {topics} | {v['outlier_share']:.1%} | {v['mean_ari']:.3f} | {v['min_ari']:.3f} "
+            f"| {v['topics_recovered']:.1%} | {v['changes_held']:.1%} |"
+        )
+    return "\n".join(lines)
+
+
+def write_table() -> None:
+    text = README.read_text()
+    block = f"{START}\n{table()}\n{END}"
+    if START in text:
+        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    README.write_text(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
+    args = parser.parse_args()
+    if not args.table:
+        RESULTS.parent.mkdir(exist_ok=True)
+        RESULTS.write_text(json.dumps(run(), indent=2) + "\n")
+    write_table()
+
+
+if __name__ == "__main__":
+    main()

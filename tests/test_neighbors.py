@@ -1,0 +1,97 @@
+"""Exact neighbours, landmarks, and a consensus fitted on landmarks."""
+
+import numpy as np
+import pytest
+from sklearn.metrics import adjusted_rand_score
+
+from topics.consensus import ConsensusClusterer, readings
+from topics.layout import map_coordinates
+from topics.neighbors import choose_landmarks, landmark_graph, nearest_neighbors, spread, vote
+
+
+def _planted(seed=0, n_groups=5, per_group=80, dim=16):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(n_groups, dim)) * 4
+    truth = np.repeat(np.arange(n_groups), per_group)
+    points = centres[truth] + rng.normal(size=(len(truth), dim))
+    return truth, (points / np.linalg.norm(points, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_neighbours_among_other_rows_are_exact():
+    rng = np.random.default_rng(0)
+    queries, base = rng.normal(size=(30, 6)), rng.normal(size=(2_100, 6))  # more than one block of queries' partners
+    idx, dist = nearest_neighbors(queries, n_neighbors=4, among=base)
+    unit = lambda x: x / np.linalg.norm(x, axis=1, keepdims=True)  # noqa: E731
+    full = 1 - unit(queries) @ unit(base).T
+    np.testing.assert_array_equal(idx, np.argsort(full, axis=1, kind="stable")[:, :4])
+    np.testing.assert_allclose(dist, np.take_along_axis(full, idx, axis=1), atol=1e-5)
+    with pytest.raises(ValueError, match="dimensions"):
+        nearest_neighbors(queries, n_neighbors=2, among=base[:, :5])
+
+
+def test_landmark_graph_points_only_at_landmarks():
+    _, points = _planted(n_groups=3, per_group=30)
+    landmarks = choose_landmarks(len(points), 40, random_state=1)
+    assert len(np.unique(landmarks)) == 40 and (np.diff(landmarks) > 0).all()
+    np.testing.assert_array_equal(landmarks, choose_landmarks(len(points), 40, random_state=1))
+    idx, dist = landmark_graph(points, landmarks, n_neighbors=5)
+    assert idx.shape == (90, 5) and np.isin(idx, landmarks).all()
+    assert (idx[landmarks, 0] == landmarks).all() and np.allclose(dist[landmarks, 0], 0, atol=1e-5)
+    with pytest.raises(ValueError, match="n_landmarks"):
+        choose_landmarks(10, 11)
+
+
+def test_vote_and_spread_by_hand():
+    labels = np.array([0, 0, 1, -1, -1, -1])
+    neighbors = np.array([[0, 1, 2], [1, 0, 2], [2, 0, 1], [0, 1, 2], [2, 3, 0], [3, 4, 0]])
+    distances = np.array([[0, .1, .9], [0, .1, .9], [0, .5, .5], [.1, .2, .3], [.1, .2, .8], [.1, .1, .1]])
+    # paper 3: topic 0 gets 0.9 + 0.8, topic 1 0.7; paper 4: topic 1 0.9, -1 0.8, topic 0 0.2; paper 5: -1 wins
+    assert vote(labels, neighbors, distances, np.array([3, 4, 5])).tolist() == [0, 1, -1]
+    coords = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 4.0], [0, 0], [0, 0], [0, 0]])
+    expected = (0.9 * coords[0] + 0.8 * coords[1] + 0.7 * coords[2]) / 2.4
+    np.testing.assert_allclose(spread(coords, neighbors, distances, np.array([3]))[0], expected)
+
+
+def test_readings_span_granularities():
+    assert readings(22) == [(22, "eom"), (22, "leaf"), (15, "eom"), (33, "eom")]
+    assert min(size for size, _ in readings(2)) == 2
+
+
+def test_consensus_on_landmarks_labels_every_paper():
+    truth, points = _planted()
+    kwargs = dict(n_runs=3, n_neighbors=10, min_cluster_size=15, min_samples=5, random_state=0, n_jobs=1)
+    fit = ConsensusClusterer(n_landmarks=200, **kwargs).fit(points)
+    assert len(fit.landmarks_) == 200 and fit.runs_.shape == (12, len(points))
+    assert fit.labels_.shape == fit.confidence_.shape == truth.shape
+    assert fit.reduced_embeddings_.shape == (len(points), 5) and np.isfinite(fit.reduced_embeddings_).all()
+    rest = np.setdiff1d(np.arange(len(points)), fit.landmarks_)
+    assert adjusted_rand_score(truth[rest], fit.labels_[rest]) > 0.95  # the papers never clustered follow their group
+    assert np.isin(fit.neighbors_[0], fit.landmarks_).all()
+    whole = ConsensusClusterer(n_landmarks=None, **kwargs).fit(points)
+    assert whole.landmarks_ is None and adjusted_rand_score(whole.labels_, fit.labels_) > 0.95
+    with pytest.raises(ValueError, match="landmarks"):
+        ConsensusClusterer(n_landmarks=200, neighbors=nearest_neighbors(points, n_neighbors=11), **kwargs).fit(points)
+
+
+def test_parallel_runs_give_the_same_topics():
+    _, points = _planted(seed=3, n_groups=4, per_group=50)
+    kwargs = dict(n_runs=4, n_neighbors=10, min_cluster_size=10, random_state=2)
+    one = ConsensusClusterer(n_jobs=1, **kwargs).fit(points)
+    two = ConsensusClusterer(n_jobs=2, **kwargs).fit(points)
+    np.testing.assert_array_equal(one.runs_, two.runs_)
+    np.testing.assert_array_equal(one.labels_, two.labels_)
+
+
+def test_map_of_landmarks_places_the_rest_among_them():
+    truth, points = _planted(n_groups=3, per_group=60)
+    landmarks = choose_landmarks(len(points), 90, random_state=0)
+    graph = landmark_graph(points, landmarks, n_neighbors=11)
+    coords = map_coordinates(points, n_neighbors=10, random_state=0, neighbors=graph, landmarks=landmarks)
+    assert coords.shape == (180, 2) and np.isfinite(coords).all()
+    rest = np.setdiff1d(np.arange(180), landmarks)
+    # each placed paper lies nearer its own group's landmark centre than any other group's
+    centres = np.array([coords[landmarks][truth[landmarks] == g].mean(axis=0) for g in range(3)])
+    nearest = np.linalg.norm(coords[rest, None] - centres[None], axis=2).argmin(axis=1)
+    assert (nearest == truth[rest]).mean() > 0.95
+    with pytest.raises(ValueError, match="landmarks"):
+        map_coordinates(points, landmarks=landmarks)

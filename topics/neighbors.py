@@ -1,0 +1,129 @@
+"""Exact cosine neighbours, and landmarks for corpora too large to cluster whole.
+
+Every clustering step of the package starts from the same object: each paper's
+nearest neighbours by cosine similarity of its embedding. :func:`nearest_neighbors`
+computes them exactly, block by block (a matrix product and a partial sort per block
+of 1,024 rows, so memory stays at ``1,024 x n`` similarities).
+
+An exact graph costs ``O(n^2)``; so do, in effect, the UMAP runs of a consensus
+(measured: n^2.0 between 4,364 and 20,000 papers, 139 s for one run at 100,000 on one
+core). Above a size the consensus is therefore fitted on **landmarks**
+(:func:`choose_landmarks`, a seeded random sample) and every other paper is attached
+to its ``k`` nearest landmarks (:func:`landmark_graph`): it takes the label its
+landmarks vote for (:func:`vote`), and its map position is the similarity-weighted mean
+of theirs (:func:`spread`). This is the landmark (Nyström-style) extension used by
+landmark MDS/Isomap and by UMAP's own ``transform``, which also places a new point at
+the weighted mean of its neighbours' positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["choose_landmarks", "landmark_graph", "nearest_neighbors", "spread", "vote"]
+
+#: Rows per block of :func:`nearest_neighbors`: 1,024 x 100,000 similarities are 400 MB.
+BLOCK_ROWS = 1_024
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    if x.ndim != 2:
+        raise ValueError(f"embeddings must be a 2-D array, got shape {x.shape}")
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(norms > 0, norms, 1.0)
+
+
+def nearest_neighbors(
+    embeddings: np.ndarray, *, n_neighbors: int = 15, among: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact cosine nearest neighbours of every row of ``embeddings``.
+
+    Parameters
+    ----------
+    embeddings
+        ``(n, dim)`` query rows.
+    n_neighbors
+        Neighbours per row. Without ``among`` the row itself is one of them (first,
+        unless an identical row comes before it).
+    among
+        ``(m, dim)`` rows to search; default the queries themselves.
+
+    Returns
+    -------
+    indices : ndarray of int32, shape (n, n_neighbors)
+        Row positions in ``among`` (or ``embeddings``), nearest first; ties in order of
+        position, so the result is deterministic.
+    distances : ndarray of float32, shape (n, n_neighbors)
+        Cosine distances ``1 - cos``, ascending along each row.
+    """
+    queries = _unit(embeddings)
+    base = queries if among is None else _unit(among)
+    m, k = len(base), int(n_neighbors)
+    if not 1 <= k <= m:
+        raise ValueError(f"n_neighbors must be between 1 and the number of rows searched ({m}), got {n_neighbors}")
+    if base.shape[1] != queries.shape[1]:
+        raise ValueError(f"queries have {queries.shape[1]} dimensions, the rows searched {base.shape[1]}")
+    indices = np.empty((len(queries), k), dtype=np.int32)
+    distances = np.empty((len(queries), k), dtype=np.float32)
+    for start in range(0, len(queries), BLOCK_ROWS):
+        sims = queries[start : start + BLOCK_ROWS] @ base.T
+        top = np.sort(np.argpartition(sims, m - k, axis=1)[:, m - k :], axis=1)  # by position first ...
+        top_sims = np.take_along_axis(sims, top, axis=1)
+        order = np.argsort(-top_sims, axis=1, kind="stable")  # ... so equal similarities keep that order
+        indices[start : start + len(sims)] = np.take_along_axis(top, order, axis=1)
+        distances[start : start + len(sims)] = 1.0 - np.take_along_axis(top_sims, order, axis=1)
+    return indices, np.clip(distances, 0.0, 2.0)
+
+
+def choose_landmarks(n_docs: int, n_landmarks: int, *, random_state: int = 0) -> np.ndarray:
+    """Sorted positions of ``n_landmarks`` of ``n_docs`` papers, drawn at random (seeded)."""
+    if not 1 <= n_landmarks <= n_docs:
+        raise ValueError(f"n_landmarks must be between 1 and {n_docs}, got {n_landmarks}")
+    rng = np.random.default_rng(random_state)
+    return np.sort(rng.choice(n_docs, size=n_landmarks, replace=False))
+
+
+def landmark_graph(
+    embeddings: np.ndarray, landmarks: np.ndarray, *, n_neighbors: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """One neighbour graph over every paper, in which only landmarks are neighbours.
+
+    Every paper's row holds its ``n_neighbors`` nearest landmarks (a landmark's row
+    starts with itself, like :func:`nearest_neighbors`'s). Indices are positions in
+    ``embeddings``, so labels of the landmarks, written into an array over all papers,
+    can be read through it (:func:`vote`, :func:`spread`).
+    """
+    landmarks = np.asarray(landmarks)
+    x = np.asarray(embeddings, dtype=np.float32)
+    indices, distances = nearest_neighbors(x, n_neighbors=n_neighbors, among=x[landmarks])
+    return landmarks[indices].astype(np.int32), distances
+
+
+def _weights(distances: np.ndarray) -> np.ndarray:
+    return np.clip(1.0 - np.asarray(distances, dtype=np.float64), 1e-6, None)
+
+
+def vote(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows``, the label with the most cosine-weighted votes among its neighbours.
+
+    ``-1`` (outlier) is a label like any other here, so a paper among outliers is one;
+    ties go to the smaller label. Returns the labels of ``rows``.
+    """
+    labels = np.asarray(labels)
+    rows = np.asarray(rows)
+    if not len(rows):
+        return np.empty(0, dtype=labels.dtype)
+    neighbour_labels = labels[neighbors[rows]]
+    values, codes = np.unique(neighbour_labels, return_inverse=True)
+    codes = codes.reshape(neighbour_labels.shape)
+    tally = np.zeros((len(rows), len(values)))
+    np.add.at(tally, (np.repeat(np.arange(len(rows)), neighbors.shape[1]), codes.ravel()), _weights(distances[rows]).ravel())
+    return values[tally.argmax(axis=1)]
+
+
+def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows``, the cosine-weighted mean of ``values`` over its neighbours."""
+    rows = np.asarray(rows)
+    w = _weights(distances[rows])
+    return np.einsum("ik,ikd->id", w / w.sum(axis=1, keepdims=True), np.asarray(values, dtype=np.float64)[neighbors[rows]])
