@@ -70,3 +70,14 @@ def test_topic_names_use_the_written_out_acronym():
 def test_a_singular_is_expanded_from_a_plural_definition_and_no_empty_brackets_remain():
     out = expand_acronyms("Large language models (LLMs) help; an LLM plans.", {"LLMs": "large language models"})
     assert out == "Large language models help; an large language model plans."
+
+
+def test_skipping_words_without_two_capitals_changes_nothing():
+    import topics.acronyms as A
+
+    acronyms = {"OT": "optimal transport", "LLM": "large language model", "MoE": "mixture of experts"}
+    text = "Optimal transport (OT) for LLMs and MoE layers; OTs, an LLM, We use OT-based costs."
+    assert A.word_pattern(acronyms) is A._CAPITALISED_WORD
+    assert A.expand_acronyms(text, acronyms) == A.expand_acronyms(text, acronyms, words=A._WORD)
+    assert "large language models" in A.expand_acronyms(text, acronyms)
+    assert A.word_pattern({"Ot": "optimal transport"}) is A._WORD  # one capital: every word is looked up

@@ -103,3 +103,15 @@ def test_a_one_word_name_does_not_block_longer_phrases_and_extensions_keep_names
     terms = {0: [("state space", 1.0)], 1: [("space models", 1.0)]}
     names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
     assert len(set(names.values())) == 2  # never two topics called "state space models"
+
+
+def test_analyzer_remembers_tokens_only_when_asked():
+    from topics.labels import PhraseAnalyzer
+
+    text = "Optimal transport (OT) aligns distributions; OT maps are smooth."
+    remembering = PhraseAnalyzer(acronyms={"OT": "optimal transport"}, remember=True)
+    first = remembering.tokens(text)
+    assert remembering.tokens(text) is first  # the second pass reads the first
+    plain = PhraseAnalyzer(acronyms={"OT": "optimal transport"})
+    assert plain.tokens(text) == first and plain.tokens(text) is not plain.tokens(text)
+    assert remembering(text) == plain(text)

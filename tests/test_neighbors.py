@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
-from sklearn.metrics import adjusted_rand_score
+from sklearn.metrics import adjusted_rand_score, homogeneity_score
 
-from topics.consensus import ConsensusClusterer, readings
+from topics.consensus import ConsensusClusterer, extend_labels, readings
 from topics.layout import map_coordinates
 from topics.neighbors import choose_landmarks, landmark_graph, nearest_neighbors, spread, vote
 
@@ -52,25 +52,59 @@ def test_vote_and_spread_by_hand():
     np.testing.assert_allclose(spread(coords, neighbors, distances, np.array([3]))[0], expected)
 
 
-def test_readings_span_granularities():
+def test_extend_labels_by_hand():
+    # papers 0-2 are landmarks (topics 0, 0, 1); paper 3 sits by 0 and 1, paper 4 by 2 only
+    landmarks = np.array([0, 1, 2])
+    indices = np.array([[0, 1], [1, 0], [2, 1], [0, 1], [2, 0]])
+    distances = np.array([[0, .2], [0, .2], [0, .9], [.1, .1], [.1, .9]])
+    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances)).tolist() == [0, 0, 1, 0, 1]
+    # with a share rule: paper 4's votes are 0.9 for topic 1 and 0.1 for topic 0
+    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances), min_share=0.95).tolist() == [0, 0, 1, 0, -1]
+
+
+def test_readings_span_granularities_and_share_one_tree():
+    from hdbscan import HDBSCAN
+
+    from topics.consensus import _read
+
     assert readings(22) == [(22, "eom"), (22, "leaf"), (15, "eom"), (33, "eom")]
     assert min(size for size, _ in readings(2)) == 2
+    _, points = _planted(seed=4, n_groups=6, per_group=40, dim=3)
+    shared = _read(points, 12, 4)
+    for labels, (size, method) in zip(shared, readings(12)):  # the same labels as a fit per reading
+        separate = HDBSCAN(min_cluster_size=size, min_samples=4, cluster_selection_method=method).fit(points).labels_
+        np.testing.assert_array_equal(labels, separate)
+    assert len({tuple(labels) for labels in shared}) > 1  # and the readings do differ
 
 
-def test_consensus_on_landmarks_labels_every_paper():
-    truth, points = _planted()
-    kwargs = dict(n_runs=3, n_neighbors=10, min_cluster_size=15, min_samples=5, random_state=0, n_jobs=1)
-    fit = ConsensusClusterer(n_landmarks=200, **kwargs).fit(points)
-    assert len(fit.landmarks_) == 200 and fit.runs_.shape == (12, len(points))
+def test_topics_fitted_on_landmarks_label_every_paper():
+    from tests.conftest import make_theme_corpus
+
+    from topics import TopicModel
+    from topics.embed import HashingEmbedder
+
+    corpus = make_theme_corpus(n_per_theme=50)
+    truth = corpus["theme"].to_numpy()
+    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
+    kwargs = dict(n_runs=3, random_state=0, n_jobs=1)
+    fit = TopicModel(n_landmarks=120, **kwargs).fit(corpus, embeddings)
+    assert len(fit.landmarks_) == 120 and fit.runs_.shape == (12, len(corpus))
+    assert fit.params_["min_cluster_size"] == TopicModel(**kwargs)._resolve_params(120)["min_cluster_size"]
     assert fit.labels_.shape == fit.confidence_.shape == truth.shape
-    assert fit.reduced_embeddings_.shape == (len(points), 5) and np.isfinite(fit.reduced_embeddings_).all()
-    rest = np.setdiff1d(np.arange(len(points)), fit.landmarks_)
-    assert adjusted_rand_score(truth[rest], fit.labels_[rest]) > 0.95  # the papers never clustered follow their group
+    assert fit.reduced_embeddings_.shape == (len(corpus), 5) and np.isfinite(fit.reduced_embeddings_).all()
     assert np.isin(fit.neighbors_[0], fit.landmarks_).all()
-    whole = ConsensusClusterer(n_landmarks=None, **kwargs).fit(points)
-    assert whole.landmarks_ is None and adjusted_rand_score(whole.labels_, fit.labels_) > 0.95
-    with pytest.raises(ValueError, match="landmarks"):
-        ConsensusClusterer(n_landmarks=200, neighbors=nearest_neighbors(points, n_neighbors=11), **kwargs).fit(points)
+    rest = np.setdiff1d(np.arange(len(corpus)), fit.landmarks_)
+    # 120 landmarks give a small-corpus size rule, so themes split into several topics; but
+    # no topic mixes themes, and the papers never clustered join topics of their own theme
+    assert (fit.labels_[rest] != -1).mean() > 0.9
+    assert homogeneity_score(truth[rest], fit.labels_[rest]) > 0.95
+    whole = TopicModel(n_landmarks=None, **kwargs).fit(corpus, embeddings)
+    assert whole.landmarks_ is None and len(whole.runs_[0]) == len(corpus)
+    # names come from the landmarks' texts; merging renumbers every paper, landmark or not
+    first, second = [t for t in fit.topics if t != -1][:2]
+    merged = fit.merge([first, second])
+    assert (merged.labels_[np.isin(fit.labels_, [first, second])] == merged.labels_[fit.labels_ == first][0]).all()
+    assert len(merged.topic_names_) == len(fit.topic_names_) - 1
 
 
 def test_parallel_runs_give_the_same_topics():

@@ -25,8 +25,10 @@ into one answer:
    in which it landed in the cluster that corresponds to its consensus topic (the
    cluster whose papers mostly carry that topic). A paper reassigned in step 4 usually
    has a low confidence, and the tables flag it (``low_confidence``) instead of hiding it.
-6. **Landmarks.** Above ``n_landmarks`` papers, steps 1-4 run on a random sample of that
-   many and every other paper follows its nearest landmarks (:mod:`topics.neighbors`).
+6. **Landmarks** (:func:`extend_labels`): for a corpus too large to cluster whole,
+   :class:`topics.TopicModel` runs steps 1-5 on a random sample (:mod:`topics.neighbors`)
+   and every other paper takes the topic, and in each clustering the cluster, that its
+   nearest sampled papers vote for.
 
 What each step buys, measured on the ICLR 2024 + 2025 lists (4,364 papers) from a bank
 of 120 runs, as agreement between consensus fits from disjoint sets of runs (mean ARI,
@@ -48,14 +50,16 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from topics.neighbors import spread, vote
+from topics.neighbors import vote
 
 __all__ = [
     "ConsensusClusterer",
     "assign_outliers",
     "coassociation",
+    "extend_labels",
     "membership_confidence",
     "partition_graph",
+    "readings",
     "run_seeds",
 ]
 
@@ -179,9 +183,9 @@ def assign_outliers(
         if not len(todo):
             break
         neighbour_labels = labels[nb[todo]]
-        votes = np.zeros((len(todo), n_topics + 1))
-        np.add.at(votes, (np.repeat(np.arange(len(todo)), nb.shape[1]), np.where(neighbour_labels == -1, n_topics, neighbour_labels).ravel()), weights[todo].ravel())
-        votes = votes[:, :n_topics]
+        cells = np.arange(len(todo))[:, None] * (n_topics + 1) + np.where(neighbour_labels == -1, n_topics, neighbour_labels)
+        votes = np.bincount(cells.ravel(), weights=weights[todo].ravel(), minlength=len(todo) * (n_topics + 1))
+        votes = votes.reshape(len(todo), n_topics + 1)[:, :n_topics]
         best = votes.argmax(axis=1)
         ok = votes[np.arange(len(todo)), best] >= min_share * np.maximum(total[todo], 1e-12)
         ok &= votes.max(axis=1) > 0
@@ -207,8 +211,8 @@ def membership_confidence(labels: Sequence[int], labelings: Sequence[Sequence[in
             run_ids, run_index = np.unique(run[clustered], return_inverse=True)
             topics = labels[clustered]
             topic_ids, topic_index = np.unique(topics, return_inverse=True)
-            table = np.zeros((len(run_ids), len(topic_ids)), dtype=int)
-            np.add.at(table, (run_index, topic_index), 1)
+            table = np.bincount(run_index * len(topic_ids) + topic_index, minlength=len(run_ids) * len(topic_ids))
+            table = table.reshape(len(run_ids), len(topic_ids))
             if topic_ids[0] == -1 and len(topic_ids) > 1:
                 table[:, 0] = -1  # a run cluster stands for a topic, not for the outliers
             identified = topic_ids[table.argmax(axis=1)]
@@ -252,12 +256,6 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         A precomputed ``(indices, distances)`` exact cosine neighbour graph with at
         least ``n_neighbors`` columns (:func:`topics.model.nearest_neighbors`); default:
         computed in ``fit``.
-    n_landmarks
-        Above this many documents, the runs and the consensus use a random sample of
-        this many (seeded by ``random_state``), and every other document takes the
-        topic, the run labels and the coordinates of its nearest landmarks
-        (:mod:`topics.neighbors`); ``None`` clusters every document. One UMAP run costs
-        about ``n^2`` (139 s for 100,000 papers on one core, 9 s for 20,000).
     n_jobs
         Processes the runs are spread over (joblib; ``None``: 1, ``-1``: every core).
         Each run is seeded and single-threaded, so the result does not depend on it.
@@ -278,11 +276,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
     reduced_embeddings_ : ndarray
         The first run's UMAP coordinates.
     neighbors_ : tuple of ndarray
-        The neighbour graph used: ``(indices, distances)`` with ``n_neighbors + 1``
-        columns, over every document; with landmarks, each row's nearest landmarks
-        (:func:`topics.neighbors.landmark_graph`).
-    landmarks_ : ndarray of int or None
-        Positions of the documents the runs clustered; ``None`` when they were all.
+        The neighbour graph used: ``(indices, distances)`` with ``n_neighbors + 1`` columns.
     """
 
     def __init__(
@@ -298,7 +292,6 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         power: float = 2.0,
         outlier_share: float = 0.3,
         neighbors: tuple[np.ndarray, np.ndarray] | None = None,
-        n_landmarks: int | None = 20_000,
         n_jobs: int | None = None,
         random_state: int | None = None,
     ):
@@ -312,65 +305,56 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         self.power = power
         self.outlier_share = outlier_share
         self.neighbors = neighbors
-        self.n_landmarks = n_landmarks
         self.n_jobs = n_jobs
         self.random_state = random_state
 
     def fit(self, X: np.ndarray, y=None) -> ConsensusClusterer:
-        from topics.neighbors import choose_landmarks, landmark_graph, nearest_neighbors
+        from topics.neighbors import nearest_neighbors
 
         X = np.asarray(X, dtype=np.float32)
         n = len(X)
+        k = int(min(self.n_neighbors, n - 1))
         seed = 0 if self.random_state is None else int(self.random_state)
         self.seeds_ = run_seeds(seed, self.n_runs)
-        landmarks = None
-        if self.n_landmarks is not None and n > self.n_landmarks:
-            if self.neighbors is not None:
-                raise ValueError(f"neighbors cover all {n} documents, but only {self.n_landmarks} landmarks are clustered; pass n_landmarks=None")
-            landmarks = choose_landmarks(n, int(self.n_landmarks), random_state=seed)
-        fitted = X if landmarks is None else X[landmarks]
-        m = len(fitted)
-        k = int(min(self.n_neighbors, m - 1))
-        graph = self.neighbors if self.neighbors is not None else nearest_neighbors(fitted, n_neighbors=k + 1)
-        if graph[0].shape[0] != m or graph[0].shape[1] < k + 1:
-            raise ValueError(f"neighbors must have {m} rows and at least {k + 1} columns, got {graph[0].shape}")
+        graph = self.neighbors if self.neighbors is not None else nearest_neighbors(X, n_neighbors=k + 1)
+        if graph[0].shape[0] != n or graph[0].shape[1] < k + 1:
+            raise ValueError(f"neighbors must have {n} rows and at least {k + 1} columns, got {graph[0].shape}")
         indices, distances = graph[0][:, : k + 1], graph[1][:, : k + 1]
         settings = (k, self.n_components, self.n_epochs, self.min_cluster_size, self.min_samples)
-        results = _parallel_runs(fitted, (indices[:, :k], distances[:, :k]), settings, self.seeds_, self.n_jobs)
+        results = _parallel_runs(X, (indices[:, :k], distances[:, :k]), settings, self.seeds_, self.n_jobs)
         for s, (labels, _) in zip(self.seeds_, results):
             logger.info("run with seed %d: %d clusters, %.1f %% outliers", s, labels[0].max() + 1, 100 * np.mean(labels[0] == -1))
-        runs = np.concatenate([labels for labels, _ in results])
-        together = coassociation(runs, indices).power(self.power)
-        core = partition_graph(together, resolution=self.resolution, min_size=self.min_cluster_size, random_state=seed)
-        labels = assign_outliers(core, indices, distances, min_share=self.outlier_share)
-        reduced = results[0][1]
-        if landmarks is not None:  # every other paper follows its nearest landmarks
-            indices, distances = landmark_graph(X, landmarks, n_neighbors=k + 1)
-            rest = np.setdiff1d(np.arange(n), landmarks)
-
-            def extend(values):
-                out = np.full((n, *np.shape(values)[1:]), -1, dtype=np.asarray(values).dtype)
-                out[landmarks] = values
-                return out
-
-            runs = np.array([extend(r) for r in runs])
-            for r in runs:
-                r[rest] = vote(r, indices, distances, rest)
-            core = extend(core)
-            core[rest] = vote(core, indices, distances, rest)
-            labels = assign_outliers(extend(labels), indices, distances, min_share=self.outlier_share)
-            reduced = extend(reduced).astype(np.float32)
-            reduced[rest] = spread(reduced, indices, distances, rest)
-        self.landmarks_ = landmarks
-        self.runs_ = runs
-        self.core_labels_ = core
-        self.labels_ = labels
-        self.confidence_ = membership_confidence(labels, runs)
-        self.reduced_embeddings_ = reduced
+        self.runs_ = np.concatenate([labels for labels, _ in results])
+        together = coassociation(self.runs_, indices).power(self.power)
+        self.core_labels_ = partition_graph(together, resolution=self.resolution, min_size=self.min_cluster_size, random_state=seed)
+        self.labels_ = assign_outliers(self.core_labels_, indices, distances, min_share=self.outlier_share)
+        self.confidence_ = membership_confidence(self.labels_, self.runs_)
+        self.reduced_embeddings_ = results[0][1]
         self.neighbors_ = (indices, distances)
         return self
 
     # BERTopic calls predict only when transforming new documents, which topics does not do.
+
+
+def extend_labels(
+    labels: Sequence[int], landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray], *, min_share: float | None = None
+) -> np.ndarray:
+    """Labels of every document from the labels of the landmarks.
+
+    ``graph`` is a :func:`topics.neighbors.landmark_graph` over all documents. Each
+    document that is not a landmark takes the label its nearest landmarks vote for
+    (:func:`topics.neighbors.vote`, weighted by similarity; -1 counts as a label, so a
+    document among outliers is one) or, with ``min_share``, the rule of
+    :func:`assign_outliers`: the topic holding at least that share of the votes, else -1.
+    """
+    indices, distances = graph
+    out = np.full(len(indices), -1, dtype=int)
+    out[landmarks] = labels
+    if min_share is not None:
+        return assign_outliers(out, indices, distances, min_share=min_share)
+    rest = np.setdiff1d(np.arange(len(indices)), landmarks)
+    out[rest] = vote(out, indices, distances, rest)
+    return out
 
 
 def readings(min_cluster_size: int) -> list[tuple[int, str]]:
@@ -403,7 +387,6 @@ def _parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, 
 
 
 def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
-    from hdbscan import HDBSCAN
     from umap import UMAP
 
     from topics._jit import cache_umap_kernels
@@ -424,8 +407,29 @@ def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples,
     )
     with _no_search_index_warning():
         coords = reducer.fit_transform(X)
-    labels = [
-        HDBSCAN(min_cluster_size=size, min_samples=min_samples, metric="euclidean", cluster_selection_method=method).fit(coords).labels_
-        for size, method in readings(min_cluster_size)
-    ]
-    return np.asarray(labels, dtype=int), np.asarray(coords, dtype=np.float32)
+    return _read(coords, min_cluster_size, min_samples), np.asarray(coords, dtype=np.float32)
+
+
+def _read(coords: np.ndarray, min_cluster_size: int, min_samples: int | None) -> np.ndarray:
+    """HDBSCAN labels of ``coords`` for each of :func:`readings`, shape ``(4, n)``.
+
+    The readings differ only in ``min_cluster_size`` and selection, so they share one
+    single-linkage tree of the mutual-reachability graph (``min_samples``, default
+    ``min_cluster_size``, is the same for all): the tree is built once and condensed per
+    reading with hdbscan's own ``_tree_to_labels`` (what ``HDBSCAN.fit`` calls), which
+    gives the labels of a separate fit per reading at a fraction of the cost. Where that
+    internal function is missing (another hdbscan version), each reading is a full fit.
+    """
+    from hdbscan import HDBSCAN
+
+    settings = readings(min_cluster_size)
+    min_samples = int(min_samples) if min_samples is not None else int(min_cluster_size)
+    first = HDBSCAN(min_cluster_size=settings[0][0], min_samples=min_samples, cluster_selection_method=settings[0][1]).fit(coords)
+    try:
+        from hdbscan.hdbscan_ import _tree_to_labels
+
+        tree = first.single_linkage_tree_.to_numpy()
+        rest = [_tree_to_labels(coords, tree, size, method)[0] for size, method in settings[1:]]
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - other hdbscan versions
+        rest = [HDBSCAN(min_cluster_size=size, min_samples=min_samples, cluster_selection_method=method).fit(coords).labels_ for size, method in settings[1:]]
+    return np.asarray([first.labels_, *rest], dtype=int)

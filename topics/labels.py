@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from topics.acronyms import expand_acronyms
+from topics.acronyms import expand_acronyms, word_pattern
 
 __all__ = [
     "extend_phrase",
@@ -119,12 +119,19 @@ class PhraseAnalyzer:
     between them. With ``acronyms`` (:func:`topics.acronyms.find_acronyms`), each
     acronym the corpus defines is written out first ("SSL" -> "self-supervised
     learning"), so terms and names use the words, not the letters.
+
+    With ``remember=True`` each text's tokens are kept after the first time, so the
+    several passes of naming topics and areas over the same texts tokenise each once
+    (use a fresh analyzer per batch of work: the memory grows with the texts seen).
     """
 
-    def __init__(self, token_pattern: str = TOKEN_PATTERN, acronyms: Mapping[str, str] | None = None):
+    def __init__(self, token_pattern: str = TOKEN_PATTERN, acronyms: Mapping[str, str] | None = None, remember: bool = False):
         self.token_pattern = token_pattern
         self.acronyms = dict(acronyms or {})
+        self.remember = remember
         self._regex = re.compile(token_pattern)
+        self._acronym_words = word_pattern(self.acronyms)
+        self._seen: dict[str, list[str]] = {}
 
     def __call__(self, text: str) -> list[str]:
         return self.grams(self.tokens(text))
@@ -132,8 +139,15 @@ class PhraseAnalyzer:
     def tokens(self, text: str) -> list[str]:
         """The lower-case tokens of ``text``, stop words included, in order; an empty
         string stands where punctuation ends a phrase."""
+        if self.remember:
+            if text not in self._seen:
+                self._seen[text] = self._tokens(text)
+            return self._seen[text]
+        return self._tokens(text)
+
+    def _tokens(self, text: str) -> list[str]:
         if self.acronyms:
-            text = expand_acronyms(text, self.acronyms)
+            text = expand_acronyms(text, self.acronyms, words=self._acronym_words)
         out: list[str] = []
         for segment in _PHRASE_BREAK.split(text.lower()):
             out.extend(self._regex.findall(segment))

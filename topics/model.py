@@ -38,10 +38,10 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.acronyms import find_acronyms
 from topics.areas import area_names, topic_areas
-from topics.consensus import ConsensusClusterer, membership_confidence
+from topics.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.labels import PhraseAnalyzer, topic_names
 from topics.layout import map_coordinates
-from topics.neighbors import nearest_neighbors
+from topics.neighbors import choose_landmarks, extend_values, landmark_graph, nearest_neighbors
 from topics.text import clean_for_terms
 
 __all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]  # the last two re-exported
@@ -223,8 +223,14 @@ class TopicModel(BaseEstimator):
         if not 0 <= self.outlier_share <= 1:
             raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
         params = self._resolve_params(len(texts))
+        n = len(texts)
+        landmarks = None
+        if self.n_landmarks is not None and n > self.n_landmarks:
+            landmarks = choose_landmarks(n, int(self.n_landmarks), random_state=params["random_state"])
+        fitted = np.arange(n) if landmarks is None else landmarks
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
-        self.acronyms_ = find_acronyms(cleaned)
+        fit_texts = [cleaned[i] for i in fitted]
+        self.acronyms_ = find_acronyms(fit_texts)
         clusterer = ConsensusClusterer(
             n_runs=params["n_runs"],
             n_neighbors=params["n_neighbors"],
@@ -233,7 +239,6 @@ class TopicModel(BaseEstimator):
             min_samples=params["min_samples"],
             resolution=params["resolution"],
             outlier_share=self.outlier_share,
-            n_landmarks=self.n_landmarks,
             n_jobs=self.n_jobs,
             random_state=params["random_state"],
         )
@@ -247,41 +252,55 @@ class TopicModel(BaseEstimator):
             ctfidf_model=ctfidf,
             top_n_words=max(self.top_n_terms, 30),
         )
-        topics, _ = model.fit_transform(cleaned, embeddings)
+        topics, _ = model.fit_transform(fit_texts, embeddings[fitted])
         topics = np.asarray(topics, dtype=int)
         renumber = dict(zip(clusterer.labels_.tolist(), topics.tolist()))
         core = np.array([renumber.get(t, -1) if t != -1 else -1 for t in clusterer.core_labels_], dtype=int)
-        self.core_outlier_share_ = float(np.mean(core == -1))
         if (topics != -1).sum() == 0:
             logger.warning(
                 "the consensus found no topic among %d documents (all outliers); lower min_cluster_size (now %d)",
-                len(texts), params["min_cluster_size"],
+                len(fitted), params["min_cluster_size"],
             )
         elif self.reduce_outliers and (topics == -1).any():
             topics = np.asarray(
-                model.reduce_outliers(cleaned, topics.tolist(), strategy="embeddings", embeddings=embeddings), dtype=int
+                model.reduce_outliers(fit_texts, topics.tolist(), strategy="embeddings", embeddings=embeddings[fitted]), dtype=int
             )
-            model.update_topics(cleaned, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
+            model.update_topics(fit_texts, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
+        runs, reduced, graph = clusterer.runs_, clusterer.reduced_embeddings_, clusterer.neighbors_
+        if landmarks is not None:  # every other paper follows its nearest landmarks
+            graph = landmark_graph(embeddings, landmarks, n_neighbors=params["n_neighbors"] + 1)
+            topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
+            core = extend_labels(core, landmarks, graph)
+            runs = np.array([extend_labels(r, landmarks, graph) for r in runs])
+            reduced = extend_values(reduced, landmarks, graph)
+        self.core_outlier_share_ = float(np.mean(core == -1))
         self.params_ = params
-        self.neighbors_ = clusterer.neighbors_
-        self.landmarks_ = clusterer.landmarks_
+        self.neighbors_ = graph
+        self.landmarks_ = landmarks
         self.bertopic_ = model
-        self.runs_ = clusterer.runs_
+        self.runs_ = runs
         self.seeds_ = clusterer.seeds_
-        self.reduced_embeddings_ = clusterer.reduced_embeddings_
-        self._set_topics(topics, embeddings, cleaned)
+        self.reduced_embeddings_ = reduced
+        self.texts_ = cleaned
+        self._fitted = fitted
+        self._set_topics(topics, embeddings)
         return self
 
-    def _set_topics(self, topics: np.ndarray, embeddings: np.ndarray, cleaned: list[str]) -> None:
+    def _set_topics(self, topics: np.ndarray, embeddings: np.ndarray) -> None:
+        """Labels, confidence, names, terms, centroids and areas from the topic of each document.
+
+        Names and area names are counted over the fitted documents (the landmarks, when
+        there are some: a random sample names a topic as well as all its papers do).
+        """
         self.labels_ = topics
         self.outlier_share_ = float(np.mean(topics == -1))
         self.confidence_ = membership_confidence(topics, self.runs_)
-        self.texts_ = cleaned
+        fit_texts, fit_topics = [self.texts_[i] for i in self._fitted], topics[self._fitted]
         representations = self.bertopic_.topic_representations_
         sizes = pd.Series(topics).value_counts().to_dict()
         ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
-        analyzer = self._analyzer()
-        self.topic_names_ = topic_names(ranked, topics, cleaned, analyzer=analyzer)
+        analyzer = PhraseAnalyzer(acronyms=self.acronyms_, remember=True)  # topic and area names read the same texts
+        self.topic_names_ = topic_names(ranked, fit_topics, fit_texts, analyzer=analyzer)
         self.topic_terms_ = {t: terms[: self.top_n_terms] for t, terms in ranked.items()}
         centroids = {}
         for t in sorted(sizes):
@@ -289,7 +308,7 @@ class TopicModel(BaseEstimator):
             centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
         self.topic_embeddings_ = centroids
         self.topic_areas_ = topic_areas(centroids, sizes, n_areas=self.n_areas)
-        self.area_names_ = area_names(self.topic_areas_, topics, cleaned, analyzer=analyzer)
+        self.area_names_ = area_names(self.topic_areas_, fit_topics, fit_texts, analyzer=analyzer)
         self._embeddings = embeddings
 
     def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
@@ -339,6 +358,8 @@ class TopicModel(BaseEstimator):
         if unknown:
             raise KeyError(f"cannot merge topic {unknown[0]}; mergeable topics are {[t for t in self.topics if t != -1]}")
         new = copy.deepcopy(self)
-        new.bertopic_.merge_topics(self.texts_, merge)
-        new._set_topics(np.asarray(new.bertopic_.topics_, dtype=int), self._embeddings, self.texts_)
+        before = self.labels_[self._fitted]
+        new.bertopic_.merge_topics([self.texts_[i] for i in self._fitted], merge)
+        renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
+        new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int), self._embeddings)
         return new

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["choose_landmarks", "landmark_graph", "nearest_neighbors", "spread", "vote"]
+__all__ = ["choose_landmarks", "extend_values", "landmark_graph", "nearest_neighbors", "spread", "vote"]
 
 #: Rows per block of :func:`nearest_neighbors`: 1,024 x 100,000 similarities are 400 MB.
 BLOCK_ROWS = 1_024
@@ -116,10 +116,9 @@ def vote(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows:
         return np.empty(0, dtype=labels.dtype)
     neighbour_labels = labels[neighbors[rows]]
     values, codes = np.unique(neighbour_labels, return_inverse=True)
-    codes = codes.reshape(neighbour_labels.shape)
-    tally = np.zeros((len(rows), len(values)))
-    np.add.at(tally, (np.repeat(np.arange(len(rows)), neighbors.shape[1]), codes.ravel()), _weights(distances[rows]).ravel())
-    return values[tally.argmax(axis=1)]
+    cells = np.arange(len(rows))[:, None] * len(values) + codes.reshape(neighbour_labels.shape)
+    tally = np.bincount(cells.ravel(), weights=_weights(distances[rows]).ravel(), minlength=len(rows) * len(values))
+    return values[tally.reshape(len(rows), len(values)).argmax(axis=1)]
 
 
 def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -127,3 +126,15 @@ def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, row
     rows = np.asarray(rows)
     w = _weights(distances[rows])
     return np.einsum("ik,ikd->id", w / w.sum(axis=1, keepdims=True), np.asarray(values, dtype=np.float64)[neighbors[rows]])
+
+
+def extend_values(values: np.ndarray, landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Rows of ``values`` (one per landmark) for every document of a :func:`landmark_graph`:
+    the landmarks keep theirs, every other document gets :func:`spread` of its landmarks'."""
+    indices, distances = graph
+    values = np.asarray(values)
+    out = np.zeros((len(indices), *values.shape[1:]), dtype=values.dtype)
+    out[landmarks] = values
+    rest = np.setdiff1d(np.arange(len(indices)), landmarks)
+    out[rest] = spread(out, indices, distances, rest)
+    return out
