@@ -38,8 +38,9 @@ corpus.groupby("year").size()
 # ## Embed and fit
 # `analyze` embeds the abstracts (read from the on-disk cache after the first run),
 # fits the `TopicModel` with parameters derived from the corpus size, and builds every
-# table. The model runs UMAP + HDBSCAN ten times with different seeds and keeps the
-# topics the runs agree on (the consensus), so one unlucky seed cannot make a topic.
+# table. The model runs UMAP twenty times with different seeds (in parallel processes),
+# reads each layout with HDBSCAN at four granularities, and keeps the topics these
+# clusterings agree on (the consensus), so one unlucky seed cannot make a topic.
 
 # %%
 analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)

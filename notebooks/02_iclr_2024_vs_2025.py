@@ -120,9 +120,10 @@ tracking.top_papers.groupby("theme").head(4)
 
 # %% [markdown]
 # ## Do the topics and changes hold with another seed?
-# The topics are already a consensus of ten UMAP + HDBSCAN runs. To see how much they
-# still depend on chance, `topics.stability.seed_stability` refits the consensus with
-# other random states (each draws ten new run seeds) on the same embeddings, matches
+# The topics are already a consensus of twenty UMAP runs, each read by HDBSCAN four times.
+# To see how much they still depend on chance, `topics.stability.seed_stability` refits
+# the consensus with other random states (each draws twenty new run seeds and new Leiden
+# seeds) on the same embeddings, matches
 # each topic to the refitted topic sharing the most papers, and counts the refits in
 # which it came back (at least half its papers shared) with a change in the same
 # direction.

@@ -100,3 +100,24 @@ def test_confidence_by_hand():
     ]
     conf = membership_confidence(labels, runs)
     assert conf.tolist() == pytest.approx([2 / 3, 1, 2 / 3, 1, 1, 2 / 3])
+
+
+def test_leiden_keeps_the_best_of_its_starts():
+    import igraph
+    import scipy.sparse as sp
+
+    truth, points = _planted(seed=5, n_groups=8, per_group=30)
+    neighbors, _ = nearest_neighbors(points, n_neighbors=8)
+    rng = np.random.default_rng(0)
+    graph = coassociation([_noisy_run(truth, rng) for _ in range(4)], neighbors)
+    upper = sp.triu(graph, k=1).tocoo()
+    g = igraph.Graph(n=graph.shape[0], edges=np.column_stack([upper.row, upper.col]).tolist())
+
+    def modularity(labels):
+        return g.modularity(labels.tolist(), weights=upper.data.tolist())
+
+    # random state 3 with ten starts uses Leiden seeds 30-39, each alone a one-start partition
+    singles = [modularity(partition_graph(graph, random_state=s, restarts=1)) for s in range(30, 40)]
+    assert modularity(partition_graph(graph, random_state=3, restarts=10)) == pytest.approx(max(singles))
+    with pytest.raises(ValueError, match="restarts"):
+        partition_graph(graph, restarts=0)
