@@ -104,9 +104,9 @@ def timed(owner, attr, label):
         finally:
             spans.setdefault(label, []).append(time.perf_counter() - start)
     setattr(owner, attr, wrapper)
-timed(tm, "nearest_neighbors", "neighbours")
-timed(umap.UMAP, "fit", "umap")
-timed(hdbscan.HDBSCAN, "fit", "hdbscan")
+import topics.consensus, topics.neighbors
+timed(topics.neighbors, "nearest_neighbors", "neighbours")
+timed(topics.consensus, "_parallel_runs", "runs")
 timed(tm.TopicModel, "_set_topics", "naming")
 s = time.perf_counter(); corpus = topics.datasets.load_dataset("{dataset}"); done("reading", time.perf_counter() - s)
 embedder = get_embedder("minilm")
@@ -114,13 +114,12 @@ s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]
 emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
 embedding_s = t["embedding (empty cache)"]
 a = topics.analyze(corpus, embeddings=emb, random_state=0)
-# every consensus run fits UMAP once; the last UMAP fit is the 2-D map
-reduction = spans.get("neighbours", [0.0])[0] + sum(spans["umap"][:-1])
-clustering = sum(spans["hdbscan"])
-done(f"dimensionality reduction (neighbour graph + {{len(spans['umap']) - 1}} UMAP runs, 5-D)", reduction)
-done(f"clustering ({{len(spans['hdbscan'])}} HDBSCAN runs)", clustering)
+# the consensus runs (UMAP 5-D, then HDBSCAN's four readings) happen in worker processes: timed as one span
+graph, runs = sum(spans.get("neighbours", [0.0])), sum(spans["runs"])
+done("exact neighbour graph", graph)
+done(f"consensus runs ({{a.model.n_runs}} UMAP runs x 4 HDBSCAN readings, worker processes)", runs)
 done("naming and areas", spans["naming"][0])
-done("consensus, c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - reduction - clustering - spans["naming"][0])
+done("co-association, Leiden, c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - graph - runs - spans["naming"][0])
 done("map layout (UMAP, 2-D, same graph)", a.timings["map"])
 done("statistics and tables", a.timings["tables"])
 s = time.perf_counter(); figs = topics.report.build_figures(a); done("charts", time.perf_counter() - s)
