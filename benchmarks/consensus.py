@@ -43,7 +43,7 @@ VARIANTS = [
 def bank():
     import numpy as np
 
-    from topics.consensus import _parallel_runs
+    from topics.runs import parallel_runs
     from topics.datasets import iclr_full
     from topics.embed import embed_texts, get_embedder
     from topics.model import size_rule
@@ -56,7 +56,7 @@ def bank():
     k = rule["n_neighbors"]
     graph = nearest_neighbors(embeddings, n_neighbors=k + 1)
     settings = (k, 5, 200, rule["min_cluster_size"], rule["min_samples"])
-    runs = _parallel_runs(embeddings, (graph[0][:, :k], graph[1][:, :k]), settings, list(range(N_BANK)), -1)
+    runs = parallel_runs(embeddings, (graph[0][:, :k], graph[1][:, :k]), settings, list(range(N_BANK)), -1)
     return corpus, graph, rule, np.stack([labels for labels, _ in runs])  # (runs, readings, docs)
 
 

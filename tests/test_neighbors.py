@@ -65,7 +65,7 @@ def test_extend_labels_by_hand():
 def test_readings_span_granularities_and_share_one_tree():
     from hdbscan import HDBSCAN
 
-    from topics.consensus import _read
+    from topics.runs import _read
 
     assert readings(22) == [(22, "eom"), (22, "leaf"), (15, "eom"), (33, "eom")]
     assert min(size for size, _ in readings(2)) == 2

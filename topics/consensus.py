@@ -8,7 +8,7 @@ into one answer:
 
 1. **Runs.** Fit UMAP ``n_runs`` times with different seeds on the same embeddings
    and the same exact neighbour graph (:func:`run_seeds`), in parallel processes, and
-   read each layout with HDBSCAN at a few granularities (:func:`readings`): every run
+   read each layout with HDBSCAN at a few granularities (:func:`topics.runs.readings`): every run
    gives four clusterings.
 2. **Co-association** (:func:`coassociation`): for every edge ``(i, j)`` of the exact
    cosine k-nearest-neighbour graph, the share of clusterings in which papers ``i`` and
@@ -53,6 +53,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 
 from topics.neighbors import vote
+from topics.runs import parallel_runs as _parallel_runs
+from topics.runs import readings
 
 __all__ = [
     "ConsensusClusterer",
@@ -285,7 +287,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
     confidence_ : ndarray of float
         :func:`membership_confidence` of each document.
     runs_ : ndarray of int, shape (4 * n_runs, n_docs)
-        The clusterings the consensus was built from: each run's :func:`readings`, run by run.
+        The clusterings the consensus was built from: each run's :func:`topics.runs.readings`, run by run.
     seeds_ : list of int
     reduced_embeddings_ : ndarray
         The first run's UMAP coordinates.
@@ -369,81 +371,3 @@ def extend_labels(
     rest = np.setdiff1d(np.arange(len(indices)), landmarks)
     out[rest] = vote(out, indices, distances, rest)
     return out
-
-
-def readings(min_cluster_size: int) -> list[tuple[int, str]]:
-    """The HDBSCAN settings each run's layout is read with: ``(min_cluster_size, selection)``.
-
-    HDBSCAN's excess-of-mass selection is discrete: a small change of the layout flips a
-    cluster between kept whole and split in two, and one reading per layout turns that
-    flip into all-or-nothing evidence. Reading each layout at three granularities
-    (``min_cluster_size`` x 2/3, x 1, x 3/2) and with leaf selection turns it into
-    graded evidence, as Fred & Jain's evidence accumulation draws k-means runs with
-    varied k. Costs little: HDBSCAN on a 5-D layout is a small part of a run.
-    """
-    size = int(min_cluster_size)
-    return [(size, "eom"), (size, "leaf"), (max(2, round(size * 2 / 3)), "eom"), (max(2, round(size * 3 / 2)), "eom")]
-
-
-def _parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``_one_run`` (labels of each reading, layout) for every seed, in order, over ``n_jobs`` processes.
-
-    joblib's process pool hands large arrays to the workers as read-only memory maps, so
-    the embeddings are not copied per worker; numba's on-disk cache
-    (:mod:`topics._jit`) spares the workers most of UMAP's compilation.
-    """
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    workers = min(effective_n_jobs(n_jobs), len(seeds))
-    if workers <= 1:
-        return [_one_run(X, graph, *settings, s) for s in seeds]
-    return Parallel(n_jobs=workers, backend="loky")(delayed(_one_run)(X, graph, *settings, s) for s in seeds)
-
-
-def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
-    from umap import UMAP
-
-    from topics._jit import cache_umap_kernels
-    from topics.layout import _graph_for_umap, _no_search_index_warning, _umap_knn
-
-    cache_umap_kernels()
-    n = len(X)
-    reducer = UMAP(
-        n_neighbors=k,
-        n_components=min(n_components, n - 2),
-        n_epochs=n_epochs,
-        min_dist=0.0,
-        metric="cosine",
-        random_state=seed,
-        init="spectral" if n > n_components + 5 else "random",
-        n_jobs=1,
-        precomputed_knn=_umap_knn(_graph_for_umap(graph, n, k)),
-    )
-    with _no_search_index_warning():
-        coords = reducer.fit_transform(X)
-    return _read(coords, min_cluster_size, min_samples), np.asarray(coords, dtype=np.float32)
-
-
-def _read(coords: np.ndarray, min_cluster_size: int, min_samples: int | None) -> np.ndarray:
-    """HDBSCAN labels of ``coords`` for each of :func:`readings`, shape ``(4, n)``.
-
-    The readings differ only in ``min_cluster_size`` and selection, so they share one
-    single-linkage tree of the mutual-reachability graph (``min_samples``, default
-    ``min_cluster_size``, is the same for all): the tree is built once and condensed per
-    reading with hdbscan's own ``_tree_to_labels`` (what ``HDBSCAN.fit`` calls), which
-    gives the labels of a separate fit per reading at a fraction of the cost. Where that
-    internal function is missing (another hdbscan version), each reading is a full fit.
-    """
-    from hdbscan import HDBSCAN
-
-    settings = readings(min_cluster_size)
-    min_samples = int(min_samples) if min_samples is not None else int(min_cluster_size)
-    first = HDBSCAN(min_cluster_size=settings[0][0], min_samples=min_samples, cluster_selection_method=settings[0][1]).fit(coords)
-    try:
-        from hdbscan.hdbscan_ import _tree_to_labels
-
-        tree = first.single_linkage_tree_.to_numpy()
-        rest = [_tree_to_labels(coords, tree, size, method)[0] for size, method in settings[1:]]
-    except (ImportError, AttributeError, TypeError):  # pragma: no cover - other hdbscan versions
-        rest = [HDBSCAN(min_cluster_size=size, min_samples=min_samples, cluster_selection_method=method).fit(coords).labels_ for size, method in settings[1:]]
-    return np.asarray([first.labels_, *rest], dtype=int)

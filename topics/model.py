@@ -88,7 +88,7 @@ class TopicModel(BaseEstimator):
     n_runs
         UMAP runs the consensus is built from (seeds :func:`topics.consensus.run_seeds`),
         each of 200 epochs and read by HDBSCAN at four granularities
-        (:func:`topics.consensus.readings`).
+        (:func:`topics.runs.readings`).
     resolution
         Leiden resolution of the consensus partition; larger gives more topics.
     outlier_share
@@ -128,7 +128,7 @@ class TopicModel(BaseEstimator):
         Share of documents without a topic in ``labels_``.
     runs_ : ndarray of int, shape (4 * n_runs, n_docs)
         The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
-        granularities (:func:`topics.consensus.readings`), in their own numbering.
+        granularities (:func:`topics.runs.readings`), in their own numbering.
     topic_names_ : dict[int, str]
         A short, distinct name per topic (-1: "outliers (no topic)").
     topic_terms_ : dict[int, list[tuple[str, float]]]
