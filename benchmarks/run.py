@@ -220,7 +220,8 @@ def table() -> str:
         "embedding speedup (min cosine) | topics, outliers |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for path in sorted(RESULTS.glob("*.json")):
+    # only this benchmark's files, results/<dataset>-<cpu>.json: the other benchmarks write there too
+    for path in sorted([*RESULTS.glob("sample-*.json"), *RESULTS.glob("full-*.json")]):
         r = json.loads(path.read_text())
         ratio, emb = r["ratios"], r["embedding"]["minilm"]
         cpu = "AVX-512 BF16" if r["machine"].get("native_bf16") else "AVX2"
@@ -236,15 +237,32 @@ def table() -> str:
     return "\n".join(rows)
 
 
-def update_readme() -> None:
+def write_block(start: str, end: str, body: str, *, missing_heading: str | None = None) -> bool:
+    """Write ``body`` between the marker lines ``start`` and ``end`` of benchmarks/README.md.
+
+    Every benchmark keeps its table in such a block. Where the markers are missing, the
+    block is appended (under ``missing_heading`` if it is not empty) when
+    ``missing_heading`` is given, and nothing is written otherwise. Returns whether the
+    README was written.
+    """
     readme = HERE / "README.md"
     text = readme.read_text()
-    start, end = "<!-- results table: benchmarks/run.py --table -->", "<!-- end of results table -->"
-    if start not in text or end not in text:
-        raise SystemExit(f"{readme} lacks the table markers")
-    head, rest = text.split(start, 1)
-    readme.write_text(f"{head}{start}\n{table()}\n{end}{rest.split(end, 1)[1]}")
-    print(f"updated {readme}")
+    block = f"{start}\n{body}\n{end}"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        text = head + block + rest.split(end, 1)[1]
+    elif missing_heading is not None:
+        text = text.rstrip() + "\n\n" + (f"{missing_heading}\n\n" if missing_heading else "") + block + "\n"
+    else:
+        return False
+    readme.write_text(text)
+    return True
+
+
+def update_readme() -> None:
+    if not write_block("<!-- results table: benchmarks/run.py --table -->", "<!-- end of results table -->", table()):
+        raise SystemExit(f"{HERE / 'README.md'} lacks the table markers")
+    print(f"updated {HERE / 'README.md'}")
 
 
 def main() -> None:
