@@ -131,13 +131,9 @@ def table() -> str:
 
 
 def write_table() -> None:
-    text = README.read_text()
-    block = f"{START}\n{table()}\n{END}"
-    if START in text:
-        text = text[: text.index(START)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    README.write_text(text)
+    from run import write_block  # benchmarks/run.py
+
+    write_block(START, END, table(), missing_heading="")
 
 
 def main() -> None:

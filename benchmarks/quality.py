@@ -74,13 +74,9 @@ def table() -> str:
 
 
 def write_table() -> None:
-    text = README.read_text()
-    body = f"{START}\n{table()}\n{END}"
-    if START in text:
-        text = text[: text.index(START)] + body + text[text.index(END) + len(END):]
-    else:
-        text += "\n## Topic quality\n\n" + body + "\n"
-    README.write_text(text)
+    from run import write_block  # benchmarks/run.py
+
+    write_block(START, END, table(), missing_heading="## Topic quality")
 
 
 def main() -> int:

@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from run import child  # benchmarks/run.py: one subprocess runner for every benchmark
+from run import child, write_block  # benchmarks/run.py: one subprocess runner and README writer for every benchmark
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / ".work" / "scale"
@@ -333,14 +333,7 @@ def table() -> str:
 
 
 def update_readme() -> None:
-    readme = HERE / "README.md"
-    text = readme.read_text()
-    start, end = "<!-- scaling table: benchmarks/scale.py --table -->", "<!-- end of scaling table -->"
-    if start not in text:
-        return
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    readme.write_text(head + start + "\n" + table() + end + tail)
+    write_block("<!-- scaling table: benchmarks/scale.py --table -->", "<!-- end of scaling table -->", table().rstrip("\n"))
 
 
 def main() -> None:
