@@ -25,7 +25,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "consensus-full.json"
-README = HERE / "README.md"
 START, END = "<!-- consensus table: benchmarks/consensus.py --table -->", "<!-- end of consensus table -->"
 N_BANK = 120
 #: (label, runs per fit, readings used per run, co-association power, Leiden starts)

@@ -23,7 +23,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-README = HERE / "README.md"
 START, END = "<!-- quality table: benchmarks/quality.py --table -->", "<!-- end of quality table -->"
 METRICS = [
     ("topics", "topics", "{:.0f}"),
