@@ -49,6 +49,8 @@ __all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]  #
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS = 10
+
+
 def size_rule(n_docs: int) -> dict[str, int]:
     """UMAP and HDBSCAN parameters for a corpus of ``n_docs`` documents (module docs)."""
     root = float(np.sqrt(n_docs))
@@ -66,6 +68,13 @@ def _texts(corpus: pd.DataFrame | Sequence[str]) -> list[str]:
     if isinstance(corpus, str):
         raise TypeError("pass a sequence of documents, not one string")
     return [str(t) for t in corpus]
+
+
+def _landmark_rows(graph: tuple[np.ndarray, np.ndarray], landmarks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The landmarks' own neighbour graph, read off a :func:`landmark_graph` (positions among the landmarks)."""
+    position = np.full(len(graph[0]), -1, dtype=np.int32)
+    position[landmarks] = np.arange(len(landmarks))
+    return position[graph[0][landmarks]], graph[1][landmarks]
 
 
 class TopicModel(BaseEstimator):
@@ -228,6 +237,9 @@ class TopicModel(BaseEstimator):
         if self.n_landmarks is not None and n > self.n_landmarks:
             landmarks = choose_landmarks(n, int(self.n_landmarks), random_state=params["random_state"])
         fitted = np.arange(n) if landmarks is None else landmarks
+        graph = None  # every paper's nearest landmarks; the landmarks' rows are their own graph
+        if landmarks is not None:
+            graph = landmark_graph(embeddings, landmarks, n_neighbors=params["n_neighbors"] + 1)
         cleaned = [clean_for_terms(t) or "empty" for t in texts]
         fit_texts = [cleaned[i] for i in fitted]
         self.acronyms_ = find_acronyms(fit_texts)
@@ -239,6 +251,7 @@ class TopicModel(BaseEstimator):
             min_samples=params["min_samples"],
             resolution=params["resolution"],
             outlier_share=self.outlier_share,
+            neighbors=None if graph is None else _landmark_rows(graph, landmarks),
             n_jobs=self.n_jobs,
             random_state=params["random_state"],
         )
@@ -266,9 +279,10 @@ class TopicModel(BaseEstimator):
                 model.reduce_outliers(fit_texts, topics.tolist(), strategy="embeddings", embeddings=embeddings[fitted]), dtype=int
             )
             model.update_topics(fit_texts, topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=max(self.top_n_terms, 30))
-        runs, reduced, graph = clusterer.runs_, clusterer.reduced_embeddings_, clusterer.neighbors_
-        if landmarks is not None:  # every other paper follows its nearest landmarks
-            graph = landmark_graph(embeddings, landmarks, n_neighbors=params["n_neighbors"] + 1)
+        runs, reduced = clusterer.runs_, clusterer.reduced_embeddings_
+        if landmarks is None:
+            graph = clusterer.neighbors_
+        else:  # every other paper follows its nearest landmarks
             topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
             core = extend_labels(core, landmarks, graph)
             runs = np.array([extend_labels(r, landmarks, graph) for r in runs])
