@@ -60,6 +60,11 @@ def test_extend_labels_by_hand():
     assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances)).tolist() == [0, 0, 1, 0, 1]
     # with a share rule: paper 4's votes are 0.9 for topic 1 and 0.1 for topic 0
     assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances), min_share=0.95).tolist() == [0, 0, 1, 0, -1]
+    # several labellings at once: each as if extended alone; paper 3's tie (0.9 each) goes to the smaller label
+    runs = np.array([[0, 0, 1], [5, 2, 2], [-1, 3, 3]])
+    together = extend_labels(runs, landmarks, (indices, distances))
+    assert together.tolist() == [extend_labels(r, landmarks, (indices, distances)).tolist() for r in runs]
+    assert together[1].tolist() == [5, 2, 2, 2, 2] and together[2].tolist() == [-1, 3, 3, -1, 3]
 
 
 def test_readings_span_granularities_and_share_one_tree():

@@ -16,8 +16,8 @@ into one answer:
    ``n * k`` numbers, not ``n^2``. It is squared (``power``), so pairs that are together
    in nearly every clustering weigh far more than pairs together in half of them.
 3. **Consensus partition** (:func:`partition_graph`): the Leiden algorithm (Traag,
-   Waltman & van Eck 2019) maximises the modularity of the co-association graph, best of
-   ten starts. Groups smaller than HDBSCAN's ``min_cluster_size`` are not topics.
+   Waltman & van Eck 2019; igraph's implementation) maximises the modularity of the
+   co-association graph, best of ten starts. Groups smaller than HDBSCAN's ``min_cluster_size`` are not topics.
 4. **Outliers** (:func:`assign_outliers`): a paper left without a topic joins the topic
    that holds at least ``min_share`` of the cosine-weighted votes of its nearest
    neighbours (repeated until nothing changes), otherwise it stays an outlier.
@@ -126,36 +126,40 @@ def partition_graph(
 ) -> np.ndarray:
     """Leiden modularity partition of a weighted graph; groups under ``min_size`` get -1.
 
-    Uses ``leidenalg`` (Traag et al. 2019) on an ``igraph`` graph. Leiden is a randomised
-    optimiser, and on a co-association graph its seed moves the result about as much
-    as the runs' seeds do; so it starts ``restarts`` times (seeds ``random_state *
-    restarts`` onwards, disjoint between random states) and keeps the partition of
+    Uses igraph's Leiden (Traag et al. 2019; ``Graph.community_leiden`` with the
+    modularity objective, iterated until the partition no longer improves). Leiden is a
+    randomised optimiser, and on a co-association graph its seed moves the result about
+    as much as the runs' seeds do; so it starts ``restarts`` times (seeds ``random_state
+    * restarts`` onwards, disjoint between random states) and keeps the partition of
     highest modularity. Measured on the full lists (``benchmarks/consensus.py``): one
     start per fit, mean ARI 0.861 between independent consensus fits; best of ten,
-    0.912. Groups are numbered by size, largest first; the same graph and
+    0.912. igraph's implementation, in C, reaches the same modularity as the
+    ``leidenalg`` package at a twentieth of the time (20,000 landmarks: 0.3 s a start
+    against 5.2 s). Groups are numbered by size, largest first; the same graph and
     ``random_state`` give the same partition.
     """
+    import random
+
     import igraph
-    import leidenalg
 
     if restarts < 1:
         raise ValueError(f"restarts must be at least 1, got {restarts}")
     upper = sp.triu(graph, k=1).tocoo()
     n = graph.shape[0]
-    g = igraph.Graph(n=n, edges=np.column_stack([upper.row, upper.col]).tolist(), edge_attrs={"weight": upper.data.tolist()})
-    best = None
-    for seed in range(int(random_state) * restarts, (int(random_state) + 1) * restarts):
-        part = leidenalg.find_partition(
-            g,
-            leidenalg.RBConfigurationVertexPartition,
-            weights="weight",
-            resolution_parameter=float(resolution),
-            seed=seed,
-            n_iterations=-1,  # until the partition no longer improves
-        )
-        if best is None or part.quality() > best.quality():
-            best = part
-    membership = np.asarray(best.membership)
+    g = igraph.Graph(n=n, edges=np.column_stack([upper.row, upper.col]), edge_attrs={"weight": upper.data})
+    best, best_quality = None, -np.inf
+    try:
+        for seed in range(int(random_state) * restarts, (int(random_state) + 1) * restarts):
+            igraph.set_random_number_generator(random.Random(seed))  # not the global random module's state
+            membership = g.community_leiden(
+                objective_function="modularity", weights="weight", resolution=float(resolution), n_iterations=-1
+            ).membership
+            quality = g.modularity(membership, weights="weight", resolution=float(resolution))
+            if quality > best_quality:
+                best, best_quality = membership, quality
+    finally:
+        igraph.set_random_number_generator(random)  # igraph's default
+    membership = np.asarray(best)
     sizes = np.bincount(membership, minlength=1)
     order = sorted(np.flatnonzero(sizes >= max(min_size, 1)), key=lambda c: (-sizes[c], c))
     relabel = np.full(len(sizes), -1)
@@ -353,7 +357,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
 
 
 def extend_labels(
-    labels: Sequence[int], landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray], *, min_share: float | None = None
+    labels: Sequence[int] | np.ndarray, landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray], *, min_share: float | None = None
 ) -> np.ndarray:
     """Labels of every document from the labels of the landmarks.
 
@@ -362,12 +366,17 @@ def extend_labels(
     (:func:`topics.neighbors.vote`, weighted by similarity; -1 counts as a label, so a
     document among outliers is one) or, with ``min_share``, the rule of
     :func:`assign_outliers`: the topic holding at least that share of the votes, else -1.
+    ``labels`` of shape ``(m, n_landmarks)`` extends ``m`` labellings at once (without
+    ``min_share``).
     """
     indices, distances = graph
-    out = np.full(len(indices), -1, dtype=int)
-    out[landmarks] = labels
+    labels = np.asarray(labels)
+    out = np.full((*labels.shape[:-1], len(indices)), -1, dtype=int)
+    out[..., landmarks] = labels
     if min_share is not None:
+        if labels.ndim != 1:
+            raise ValueError("min_share extends one labelling at a time")
         return assign_outliers(out, indices, distances, min_share=min_share)
     rest = np.setdiff1d(np.arange(len(indices)), landmarks)
-    out[rest] = vote(out, indices, distances, rest)
+    out[..., rest] = vote(out, indices, distances, rest)
     return out

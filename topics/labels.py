@@ -423,17 +423,24 @@ def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], acce
     and plural together ("equation" and "equations"), in its most frequent form; with its
     count and the number of occurrences of ``words``. ``accept(word)`` limits the words
     considered."""
-    n = len(words)
+    n, first, rest = len(words), words[0], list(words[1:])
     forms: dict[str, dict[str, int]] = {}
     total = 0
     for tokens in token_streams:
-        for i in range(len(tokens) - n):
-            if all(tokens[i + j] == w for j, w in enumerate(words)):
-                total += 1
-                nxt = tokens[i + n]
-                if nxt and (accept is None or accept(nxt)):
-                    group = forms.setdefault(_stem(nxt), {})
-                    group[nxt] = group.get(nxt, 0) + 1
+        tokens = list(tokens)
+        i = -1
+        while True:
+            try:
+                i = tokens.index(first, i + 1)  # scans in C: far faster than comparing word by word
+            except ValueError:
+                break
+            if i + n >= len(tokens) or tokens[i + 1 : i + n] != rest:
+                continue
+            total += 1
+            nxt = tokens[i + n]
+            if nxt and (accept is None or accept(nxt)):
+                group = forms.setdefault(_stem(nxt), {})
+                group[nxt] = group.get(nxt, 0) + 1
     if not forms:
         return None, 0, total
     stem, group = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))

@@ -240,8 +240,7 @@ class TopicModel(BaseEstimator):
         graph = None  # every paper's nearest landmarks; the landmarks' rows are their own graph
         if landmarks is not None:
             graph = landmark_graph(embeddings, landmarks, n_neighbors=params["n_neighbors"] + 1)
-        cleaned = [clean_for_terms(t) or "empty" for t in texts]
-        fit_texts = [cleaned[i] for i in fitted]
+        fit_texts = [clean_for_terms(texts[i]) or "empty" for i in fitted]  # only these are counted
         self.acronyms_ = find_acronyms(fit_texts)
         clusterer = ConsensusClusterer(
             n_runs=params["n_runs"],
@@ -285,7 +284,7 @@ class TopicModel(BaseEstimator):
         else:  # every other paper follows its nearest landmarks
             topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
             core = extend_labels(core, landmarks, graph)
-            runs = np.array([extend_labels(r, landmarks, graph) for r in runs])
+            runs = extend_labels(runs, landmarks, graph)
             reduced = extend_values(reduced, landmarks, graph)
         self.core_outlier_share_ = float(np.mean(core == -1))
         self.params_ = params
@@ -295,7 +294,7 @@ class TopicModel(BaseEstimator):
         self.runs_ = runs
         self.seeds_ = clusterer.seeds_
         self.reduced_embeddings_ = reduced
-        self.texts_ = cleaned
+        self._texts, self._fit_texts = texts, fit_texts
         self._fitted = fitted
         self._set_topics(topics, embeddings)
         return self
@@ -309,7 +308,7 @@ class TopicModel(BaseEstimator):
         self.labels_ = topics
         self.outlier_share_ = float(np.mean(topics == -1))
         self.confidence_ = membership_confidence(topics, self.runs_)
-        fit_texts, fit_topics = [self.texts_[i] for i in self._fitted], topics[self._fitted]
+        fit_texts, fit_topics = self._fit_texts, topics[self._fitted]
         representations = self.bertopic_.topic_representations_
         sizes = pd.Series(topics).value_counts().to_dict()
         ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
@@ -328,6 +327,14 @@ class TopicModel(BaseEstimator):
     def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
         """Fit and return ``labels_``."""
         return self.fit(corpus, embeddings).labels_
+
+    @property
+    def texts_(self) -> list[str]:
+        """Every document's text as terms are counted from it (LaTeX, URLs removed)."""
+        self._check_fitted()
+        if not hasattr(self, "_cleaned"):
+            self._cleaned = [clean_for_terms(t) or "empty" for t in self._texts]
+        return self._cleaned
 
     # ------------------------------------------------------------------ editing
     def _check_fitted(self) -> None:
@@ -373,7 +380,7 @@ class TopicModel(BaseEstimator):
             raise KeyError(f"cannot merge topic {unknown[0]}; mergeable topics are {[t for t in self.topics if t != -1]}")
         new = copy.deepcopy(self)
         before = self.labels_[self._fitted]
-        new.bertopic_.merge_topics([self.texts_[i] for i in self._fitted], merge)
+        new.bertopic_.merge_topics(self._fit_texts, merge)
         renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
         new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int), self._embeddings)
         return new

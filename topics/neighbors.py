@@ -124,20 +124,25 @@ def vote(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows:
     """For each of ``rows``, the label with the most cosine-weighted votes among its neighbours.
 
     ``-1`` (outlier) is a label like any other here, so a paper among outliers is one;
-    ties go to the smaller label. Returns the labels of ``rows``.
+    ties go to the smaller label. Returns the labels of ``rows``; with ``labels`` of
+    shape ``(m, n)`` (several labellings of the same papers), shape ``(m, len(rows))``.
     """
     labels = np.asarray(labels)
+    many = labels.ndim == 2
+    labelings = labels if many else labels[None]
     rows = np.asarray(rows)
-    out = np.empty(len(rows), dtype=labels.dtype)
+    out = np.empty((len(labelings), len(rows)), dtype=labels.dtype)
     for start in range(0, len(rows), VOTE_ROWS):
         block = rows[start : start + VOTE_ROWS]
-        neighbour_labels = labels[neighbors[block]]  # (rows, k)
-        # each neighbour's score is the summed weight of the neighbours sharing its label
-        same = neighbour_labels[:, :, None] == neighbour_labels[:, None, :]
-        score = np.einsum("ijl,il->ij", same, _weights(distances[block]))
-        best = score >= score.max(axis=1, keepdims=True) * (1 - 1e-9)
-        out[start : start + len(block)] = np.where(best, neighbour_labels, np.iinfo(np.int64).max).min(axis=1)
-    return out
+        nb, weights = neighbors[block], _weights(distances[block])
+        for out_row, labeling in zip(out, labelings):
+            neighbour_labels = labeling[nb]  # (rows, k)
+            # each neighbour's score is the summed weight of the neighbours sharing its label
+            same = neighbour_labels[:, :, None] == neighbour_labels[:, None, :]
+            score = np.einsum("ijl,il->ij", same, weights)
+            best = score >= score.max(axis=1, keepdims=True) * (1 - 1e-9)
+            out_row[start : start + len(block)] = np.where(best, neighbour_labels, np.iinfo(np.int64).max).min(axis=1)
+    return out if many else out[0]
 
 
 def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows: np.ndarray) -> np.ndarray:
