@@ -1,6 +1,6 @@
 """How good are the topics? Scores of a fitted analysis, as a tidy table and a short text.
 
-Every score is computed from the corpus itself; nothing external is needed:
+The metrics live in :mod:`topics.metrics`; each is computed from the corpus itself:
 
 * **NPMI coherence** (Bouma 2009; used for topic models by Lau, Newman & Baldwin 2014 and
   Röder, Both & Hinneburg 2015) of each topic's top 10 terms, from document
@@ -31,18 +31,26 @@ same term), so that models with different tokenisers are scored alike.
 
 from __future__ import annotations
 
-import itertools
 import logging
-import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+from topics.metrics import (  # re-exported: the metrics are part of this module's API
+    clear_changes_held,
+    document_terms,
+    keyword_match,
+    label_agreement,
+    names_match,
+    npmi_coherence,
+    seed_agreement,
+    topic_diversity,
+)
 
 __all__ = [
     "clear_changes_held",
+    "names_match",
     "describe_evaluation",
     "evaluate_model",
     "evaluate_plain_bertopic",
@@ -57,200 +65,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-_NOT_WORD = re.compile(r"[^a-z0-9 ]+")
-_SPACES = re.compile(r"\s+")
-
-
-def _fold(text: str) -> str:
-    """Accents folded to ASCII ("schrödinger" -> "schrodinger")."""
-    import unicodedata
-
-    return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
-
-
-def canonical(term: str) -> str:
-    """Lower case, accents folded, hyphens and other punctuation removed, single spaces."""
-    return _SPACES.sub(" ", _NOT_WORD.sub("", _fold(term).lower().replace("\u2010", "-"))).strip()
-
-
-def document_terms(texts: Sequence[str], *, max_words: int = 3) -> list[frozenset[str]]:
-    """The canonical n-grams (1 to ``max_words`` words) each document holds."""
-    out = []
-    for text in texts:
-        words = canonical(_SPACES.sub(" ", re.sub(r"[^0-9A-Za-z\- ]+", " ", _fold(text)))).split()
-        grams = set(words)
-        for n in range(2, max_words + 1):
-            grams.update(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
-        out.append(frozenset(grams))
-    return out
-
-
-def npmi_coherence(
-    topic_terms: Mapping[int, Sequence[str]], doc_terms: Sequence[frozenset[str]], *, top_n: int = 10
-) -> pd.DataFrame:
-    """NPMI coherence of each topic's top ``top_n`` terms from document co-occurrence.
-
-    Parameters
-    ----------
-    topic_terms
-        Terms per topic, best first (topic -1 is skipped).
-    doc_terms
-        The canonical terms of each document (:func:`document_terms`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``topic``, ``npmi`` (mean over the term pairs, NaN for fewer than two terms),
-        ``n_terms`` (terms scored).
-    """
-    n_docs = len(doc_terms)
-    if n_docs == 0:
-        raise ValueError("no documents to count co-occurrences in")
-    rows = []
-    for topic, terms in topic_terms.items():
-        if topic == -1:
-            continue
-        words = list(dict.fromkeys(canonical(t) for t in terms if canonical(t)))[:top_n]
-        holders = [np.fromiter((w in d for d in doc_terms), dtype=bool, count=n_docs) for w in words]
-        scores = []
-        for a, b in itertools.combinations(range(len(words)), 2):
-            p_a, p_b = holders[a].mean(), holders[b].mean()
-            p_ab = (holders[a] & holders[b]).mean()
-            if p_ab == 0 or p_a == 0 or p_b == 0:
-                scores.append(-1.0)
-            elif p_ab == 1:
-                scores.append(1.0)
-            else:
-                scores.append(float(np.log(p_ab / (p_a * p_b)) / -np.log(p_ab)))
-        rows.append({"topic": int(topic), "npmi": float(np.mean(scores)) if scores else np.nan, "n_terms": len(words)})
-    return pd.DataFrame(rows, columns=["topic", "npmi", "n_terms"])
-
-
-def topic_diversity(topic_terms: Mapping[int, Sequence[str]], *, top_n: int = 10) -> float:
-    """Share of distinct canonical terms among every topic's top ``top_n`` (topic -1 skipped)."""
-    terms = [canonical(t) for topic, ts in topic_terms.items() if topic != -1 for t in list(ts)[:top_n] if canonical(t)]
-    return len(set(terms)) / len(terms) if terms else float("nan")
-
-
-def label_agreement(topics: Sequence[int], labels: Sequence) -> dict[str, float]:
-    """NMI and ARI between topic assignments and reference labels.
-
-    Papers without a label (missing values) are left out. ``*_with_outliers`` counts the
-    outliers (topic -1) as one group; ``*_without_outliers`` leaves them out.
-    """
-    topics = np.asarray(topics)
-    labels = pd.Series(list(labels), dtype=object)
-    known = labels.notna().to_numpy() & (labels.astype(str).str.strip() != "").to_numpy()
-    if known.sum() < 2:
-        raise ValueError("fewer than two papers have a label to compare with")
-    t, lab = topics[known], labels[known].astype(str).to_numpy()
-    inside = t != -1
-    out = {
-        "nmi_with_outliers": float(normalized_mutual_info_score(lab, t)),
-        "ari_with_outliers": float(adjusted_rand_score(lab, t)),
-    }
-    if inside.sum() >= 2:
-        out["nmi_without_outliers"] = float(normalized_mutual_info_score(lab[inside], t[inside]))
-        out["ari_without_outliers"] = float(adjusted_rand_score(lab[inside], t[inside]))
-    else:
-        out["nmi_without_outliers"] = out["ari_without_outliers"] = float("nan")
-    return out
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def _name_words(text: str) -> tuple[str, ...]:
-    return tuple(_singular(w) for w in canonical(text).split())
-
-
-def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
-    n = len(shorter)
-    return n > 0 and any(longer[i : i + n] == shorter for i in range(len(longer) - n + 1))
-
-
-def names_match(name: str, keyword: str) -> bool:
-    """Whether a topic name and a keyword say the same: equal, or one holds the other's
-    words in order, after :func:`canonical` and dropping plural endings."""
-    a, b = _name_words(name), _name_words(keyword)
-    return bool(a and b) and (a == b or _contains(a, b) or _contains(b, a))
-
-
-def split_keywords(value) -> list[str]:
-    """The keywords of one paper from a ``;``-separated cell (empty for a missing value)."""
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return []
-    return [k.strip() for k in str(value).split(";") if k.strip()]
-
-
-def keyword_match(
-    names: Mapping[int, str | Sequence[str]], topics: Sequence[int], keywords: Sequence, *, top: int = 8
-) -> pd.DataFrame:
-    """Does each topic's name match one of the ``top`` most frequent keywords of its papers?
-
-    Parameters
-    ----------
-    names
-        Name per topic; a sequence of names counts as matched when any of them matches.
-    topics
-        Topic per paper.
-    keywords
-        Per paper a ``;``-separated keyword cell (case and punctuation ignored).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``topic``, ``name``, ``top_keywords`` (``; ``-joined), ``match`` (bool); topic -1
-        left out.
-    """
-    topics = np.asarray(topics)
-    rows = []
-    for topic, name in names.items():
-        if topic == -1:
-            continue
-        counts: Counter[str] = Counter()
-        for i in np.flatnonzero(topics == topic):
-            counts.update({canonical(k) for k in split_keywords(keywords[i])})  # each keyword once per paper
-        common = [k for k, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
-        candidates = [name] if isinstance(name, str) else list(name)
-        match = any(names_match(n, k) for n in candidates for k in common)
-        rows.append({"topic": int(topic), "name": " / ".join(candidates), "top_keywords": "; ".join(common), "match": match})
-    return pd.DataFrame(rows, columns=["topic", "name", "top_keywords", "match"])
-
-
-def seed_agreement(labelings: Sequence[Sequence[int]], *, min_jaccard: float = 0.5) -> dict[str, float]:
-    """Agreement of fits with different seeds: the first is the reference.
-
-    Returns
-    -------
-    dict
-        ``mean_ari`` (over every pair of labellings, outliers as one group),
-        ``min_ari``, ``topics_recovered`` (share of the reference's topics whose best
-        match has Jaccard >= ``min_jaccard`` in every other labelling).
-    """
-    from topics.stability import match_topics
-
-    labelings = [np.asarray(lab) for lab in labelings]
-    if len(labelings) < 2:
-        raise ValueError("need at least two labellings to compare")
-    aris = [adjusted_rand_score(a, b) for a, b in itertools.combinations(labelings, 2)]
-    reference = labelings[0]
-    topics = [t for t in np.unique(reference) if t != -1]
-    back = np.ones(len(topics), dtype=bool)
-    for other in labelings[1:]:
-        matches = match_topics(reference, other).set_index("topic")
-        back &= np.array([matches.loc[t, "jaccard"] >= min_jaccard for t in topics], dtype=bool)
-    return {
-        "mean_ari": float(np.mean(aris)),
-        "min_ari": float(np.min(aris)),
-        "topics_recovered": float(back.mean()) if len(topics) else float("nan"),
-    }
 
 
 def score_topics(
@@ -352,14 +166,6 @@ def _fmt(metric: str, value: float) -> str:
     if metric in ("outlier_share", "topics_recovered", "changes_held", "keyword_match"):
         return f"{100 * value:.1f} %"
     return f"{value:.3f}"
-
-
-def clear_changes_held(stability: pd.DataFrame, comparison: pd.DataFrame) -> float:
-    """Share of the clear changes of ``comparison`` that held in every seed of ``stability``
-    (:func:`topics.stability.labeling_stability`); NaN where nothing changed clearly."""
-    clear = comparison.loc[comparison["direction"].isin(["grew", "shrank"]), "topic"]
-    held = stability[stability["topic"].isin(clear)]
-    return float(held["stable"].mean()) if len(held) else float("nan")
 
 
 def _two_years(corpus: pd.DataFrame) -> tuple[int, int] | None:
