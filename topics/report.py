@@ -18,10 +18,9 @@ from pathlib import Path
 import jinja2
 
 from topics import plots
-from topics.narrate import narrate, narrate_areas, narrate_themes
+from topics.narrate import narrate, narrate_areas
 from topics.pipeline import Analysis
-from topics.themes import theme_topics
-from topics.text import first_sentence
+from topics.report_sections import area_rows, comparison_rows, group_rows, theme_section, topic_cards, trend_rows
 
 __all__ = ["build_figures", "render_report", "write_report"]
 
@@ -162,133 +161,6 @@ def _how(key: str, analysis: Analysis) -> str:
     return _HOW_TO_READ[key]
 
 
-def _tag(row, kind: str) -> tuple[str, str]:
-    """The card's tag and its style class: ("grew", "grew"), ("fading", "shrank"),
-    ("more in Oral", "lean"), or ("", "") where nothing is clear."""
-    if row is None:
-        return "", ""
-    if kind == "trend":
-        style = {"emerging": "grew", "growing": "grew", "fading": "shrank"}.get(row["trend"], "")
-        return (row["trend"], style) if style else ("", "")
-    label = row["leans"] if kind == "groups" else row["direction"]
-    if label in ("grew", "shrank"):
-        return label, label
-    if label.startswith(("higher in", "more in", "less in")):
-        return label, "lean"
-    return "", ""
-
-
-def _topic_cards(analysis: Analysis) -> list[dict]:
-    groups = analysis.groups
-    a, b = groups[0], groups[-1]
-    comp = analysis.comparison.set_index("topic")
-    reps = analysis.representatives
-    colors = plots.topic_colors(analysis.topics["topic"])
-    stability = analysis.stability.set_index("topic") if len(analysis.stability) else None
-    cards = []
-    for row in analysis.topics.itertuples(index=False):
-        if row.topic == -1:
-            continue
-        c = comp.loc[row.topic] if row.topic in comp.index else None
-        papers = [
-            {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
-            for r in reps[reps["topic"] == row.topic].itertuples(index=False)
-        ]
-        back = stability.loc[row.topic] if stability is not None and row.topic in stability.index else None
-        cards.append(
-            {
-                "recovered": int(back["recovered"]) if back is not None else None,
-                "n_seeds": int(back["n_seeds"]) if back is not None else None,
-                "topic": row.topic,
-                "label": row.label,
-                "color": colors[row.topic],
-                "terms": row.top_terms,
-                "area": row.area_label,
-                "confidence": float(row.mean_confidence),
-                "n_low": int(analysis.documents.loc[analysis.documents["topic"] == row.topic, "low_confidence"].sum()),
-                "n_docs": row.n_docs,
-                "n_a": int(c[f"n_{a}"]) if c is not None else 0,
-                "n_b": int(c[f"n_{b}"]) if c is not None else 0,
-                "share_a": float(c[f"share_{a}"]) if c is not None else 0.0,
-                "share_b": float(c[f"share_{b}"]) if c is not None else 0.0,
-                "direction": c["direction"] if c is not None and "direction" in c else "",
-                "per_group": [
-                    {"name": g, "n": int(c[f"n_{g}"]) if c is not None else 0, "share": float(c[f"share_{g}"]) if c is not None else 0.0}
-                    for g in groups
-                ],
-                "tag": _tag(c, analysis.kind)[0],
-                "tag_class": _tag(c, analysis.kind)[1],
-                "papers": papers,
-            }
-        )
-    return cards
-
-
-def _area_rows(analysis: Analysis) -> list[dict]:
-    """Each area with its change and its topics (largest first), for the drill-down table."""
-    if not len(analysis.areas):
-        return []
-    a, b = analysis.groups[0], analysis.groups[-1]
-    comp = analysis.area_comparison.set_index("topic")
-    topic_comp = analysis.comparison.set_index("topic")
-    rows = []
-    for area in analysis.areas.itertuples(index=False):
-        if area.area == -1 or area.area not in comp.index:
-            continue
-        c = comp.loc[area.area]
-        members = analysis.topics[(analysis.topics["area"] == area.area) & (analysis.topics["topic"] != -1)]
-        rows.append(
-            {
-                "label": area.label, "n_docs": int(area.n_docs),
-                "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
-                "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
-                "q": float(c["q_value"]), "direction": c["direction"],
-                "topics": [
-                    {
-                        "topic": int(t.topic), "label": t.label, "n_docs": int(t.n_docs),
-                        "diff": float(topic_comp.loc[t.topic, "diff_pp"]) if t.topic in topic_comp.index else float("nan"),
-                        "direction": topic_comp.loc[t.topic, "direction"] if t.topic in topic_comp.index else "",
-                    }
-                    for t in members.itertuples(index=False)
-                ],
-            }
-        )
-    return rows
-
-
-def _theme_section(analysis: Analysis) -> dict | None:
-    """Rows, cards and sentences of the "Your themes" section; ``None`` without themes."""
-    tracking = analysis.themes
-    if tracking is None:
-        return None
-    a, b = tracking.year_a, tracking.year_b
-    sentences = narrate_themes(tracking.summary)
-    placed = theme_topics(tracking, analysis.documents)
-    rows, cards = [], []
-    for k, r in enumerate(tracking.summary.to_dict("records")):
-        rows.append({
-            "theme": r["theme"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]), "share_a": r[f"share_{a}"],
-            "share_b": r[f"share_{b}"], "diff": r["diff_pp"], "low": r["ci_low_pp"], "high": r["ci_high_pp"], "q": r["q_value"],
-            "direction": r["direction"], "n_members": int(r["n_members"]), "n_phrase": int(r["n_phrase"]),
-            "n_similarity": int(r["n_similarity"]), "n_example": int(r["n_example"]),
-            "cut": None if r["cut"] != r["cut"] else float(r["cut"]), "acronyms": r["acronyms"],
-        })
-        top = tracking.top_papers[tracking.top_papers["theme"] == r["theme"]]
-        years = [
-            {"year": int(y), "papers": [{"title": p.title or p.doc_id, "similarity": p.similarity, "source": p.source}
-                                        for p in part.itertuples(index=False)]}
-            for y, part in top.groupby("year", sort=True)
-        ]
-        where = placed[placed["theme"] == r["theme"]]
-        cards.append({
-            "theme": r["theme"], "color": plots._PALETTE[k % len(plots._PALETTE)], "direction": r["direction"],
-            "sentences": sentences[2 * k: 2 * k + 2], "years": years,
-            "topics": [{"topic": int(t.topic), "label": t.topic_label, "n_docs": int(t.n_docs), "share": t.share}
-                       for t in where.itertuples(index=False)],
-        })
-    return {"rows": rows, "cards": cards}
-
-
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
     """The complete report as one HTML string.
 
@@ -318,7 +190,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         {"key": key, "how": _how_to_read(key, fig, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
         for key, fig in figures.items()
     ]
-    themes = _theme_section(analysis)
+    themes = theme_section(analysis)
     if themes is not None:
         themes["chart"] = next(c for c in charts if c["key"] == "themes")
         charts = [c for c in charts if c["key"] != "themes"]
@@ -329,18 +201,6 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         default_title = f"{venue} {a} vs {b}: topics and trends"
     else:
         default_title = f"{venue}: topics by {by} ({', '.join(map(str, groups))})"
-    held = {}
-    if len(analysis.stability):
-        held = {int(r.topic): f"{r.same_direction}/{r.n_seeds}" for r in analysis.stability.itertuples(index=False)}
-    comparison_rows = [
-        {
-            "topic": int(r["topic"]), "label": r["label"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]),
-            "share_a": r[f"share_{a}"], "share_b": r[f"share_{b}"], "diff": r["diff_pp"],
-            "low": r["ci_low_pp"], "high": r["ci_high_pp"], "z": r["z"], "q": r["q_value"], "direction": r["direction"],
-            "held": held.get(int(r["topic"]), ""),
-        }
-        for r in comp.to_dict("records")
-    ] if kind == "two_groups" else []
     settings = analysis.settings
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("topics", "templates"),
@@ -355,17 +215,17 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         kind=kind,
         by=by,
         groups=groups,
-        trend_rows=_trend_rows(analysis) if kind == "trend" else [],
-        group_rows=_group_rows(analysis) if kind == "groups" else [],
+        trend_rows=trend_rows(analysis) if kind == "trend" else [],
+        group_rows=group_rows(analysis) if kind == "groups" else [],
         bursts_run=kind == "trend" and by == "year",
         summary=(narrate_areas(analysis.area_comparison) if kind == "two_groups" and by == "year" else [])
         + narrate(comp, stability=analysis.stability, bursts=analysis.bursts),
-        areas=_area_rows(analysis) if kind == "two_groups" else [],
+        areas=area_rows(analysis) if kind == "two_groups" else [],
         stability=bool(len(analysis.stability)),
         charts=charts,
-        cards=_topic_cards(analysis),
+        cards=topic_cards(analysis),
         themes=themes,
-        comparison=comparison_rows,
+        comparison=comparison_rows(analysis) if kind == "two_groups" else [],
         settings=settings,
         outliers_counted=bool(settings.get("include_outliers")),
         n_topics=int((analysis.topics["topic"] != -1).sum()),
@@ -375,38 +235,6 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         generated=date.today().isoformat(),
         plotlyjs=get_plotlyjs(),
     )
-
-
-def _burst_text(bursts, topic) -> str:
-    if bursts is None or not len(bursts):
-        return ""
-    rows = bursts[bursts["topic"] == topic].sort_values("start")
-    return ", ".join(f"{r.start}" if r.start == r.end else f"{r.start}–{r.end}" for r in rows.itertuples(index=False))
-
-
-def _trend_rows(analysis: Analysis) -> list[dict]:
-    groups = analysis.groups
-    return [
-        {
-            "topic": int(r["topic"]), "label": r["label"], "shares": [r[f"share_{g}"] for g in groups],
-            "slope": r["slope_pp"], "low": r["slope_low_pp"], "high": r["slope_high_pp"], "z": r["z"], "q": r["q_value"],
-            "trend": r["trend"], "row_class": {"emerging": "grew", "growing": "grew", "fading": "shrank"}.get(r["trend"], ""),
-            "burst": _burst_text(analysis.bursts, r["topic"]),
-        }
-        for r in analysis.comparison.to_dict("records")
-    ]
-
-
-def _group_rows(analysis: Analysis) -> list[dict]:
-    groups = analysis.groups
-    return [
-        {
-            "topic": int(r["topic"]), "label": r["label"], "shares": [r[f"share_{g}"] for g in groups],
-            "share_all": r["share_all"], "zs": [r[f"z_{g}"] for g in groups], "chi2": r["chi2"], "q": r["q_value"],
-            "leans": r["leans"], "row_class": "" if r["leans"] == "no clear difference" else "lean",
-        }
-        for r in analysis.comparison.to_dict("records")
-    ]
 
 
 def write_report(
