@@ -3,6 +3,7 @@
     python benchmarks/scale.py data               # write the resampled corpora (seconds)
     python benchmarks/scale.py embed --n 100000   # embed into the normal cache, resumable (~40 min on 2 cores)
     python benchmarks/scale.py run --n 4364 20000 100000   # per-stage timings, one subprocess per size
+    python benchmarks/scale.py cold --n 100000    # `topics report` into an empty cache, then again warm (~35 min)
     python benchmarks/scale.py --table            # only rewrite the table in benchmarks/README.md
 
 The corpora
@@ -253,6 +254,22 @@ def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
     return result
 
 
+def cold_and_warm(n: int) -> dict:
+    """``topics report`` of the ``n`` corpus into an empty cache folder (cold: every text is
+    embedded), then the same command again (warm: every vector read from that cache)."""
+    import shutil
+
+    cache = HERE / ".work" / "cold-cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    result = {"n": n, "cache": str(cache.relative_to(HERE))}
+    with tempfile.TemporaryDirectory() as out:
+        for label in ("cold", "warm"):
+            result[label] = child(REPORT.format(corpus=corpus_path(n), cache=cache, out=out))
+            print(label, json.dumps(result[label]), flush=True)
+    result["embedding_texts_per_s"] = n / (result["cold"]["wall_s"] - result["warm"]["wall_s"])
+    return result
+
+
 DASK = """
 import json, time, numpy as np
 from distributed import Client, LocalCluster
@@ -350,6 +367,8 @@ def main() -> None:
     r.add_argument("--cache", choices=["real", "synthetic"], default="real")
     r.add_argument("--report", action="store_true", help="also time the `topics report` command")
     r.add_argument("--tag", default="warm")
+    c = sub.add_parser("cold")
+    c.add_argument("--n", type=int, default=100_000)
     d = sub.add_parser("dask")
     d.add_argument("--n", type=int, default=384)
     d.add_argument("--chunk", type=int, default=32)
@@ -366,6 +385,11 @@ def main() -> None:
         result = dask_throughput(args.n, args.chunk)
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "scale-dask-throughput.json").write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result))
+    elif args.command == "cold":
+        result = cold_and_warm(args.n)
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / f"scale-{args.n}-cold.json").write_text(json.dumps(result, indent=2) + "\n")
         print(json.dumps(result))
     elif args.command == "synth-cache":
         synthetic_cache(args.n)

@@ -33,9 +33,9 @@ into one answer:
 What each step buys, measured on the ICLR 2024 + 2025 lists (4,364 papers) from a bank
 of 120 runs, as agreement between consensus fits from disjoint seeds (mean ARI over all
 pairs, share of a fit's topics found again in two further fits): 10 runs, one reading,
-co-association as is, one Leiden start: 0.852 / 85.2 %; the same squared: 0.895 /
-91.5 %; 20 runs, four readings, squared, one Leiden start: 0.861 / 93.9 %; the same
-with the best of ten Leiden starts (the default): 0.912 / 97.7 %.
+co-association as is, one Leiden start: 0.892 / 92.5 %; 20 runs, four readings,
+squared, one Leiden start: 0.898 / 98.7 %; the same with the best of ten Leiden starts
+(the default): 0.930 / 100 %.
 ``benchmarks/consensus.py`` repeats the comparison.
 
 :class:`ConsensusClusterer` wraps the steps as a scikit-learn-style clusterer that
@@ -132,8 +132,8 @@ def partition_graph(
     as much as the runs' seeds do; so it starts ``restarts`` times (seeds ``random_state
     * restarts`` onwards, disjoint between random states) and keeps the partition of
     highest modularity. Measured on the full lists (``benchmarks/consensus.py``): one
-    start per fit, mean ARI 0.861 between independent consensus fits; best of ten,
-    0.912. igraph's implementation, in C, reaches the same modularity as the
+    start per fit, mean ARI 0.898 between independent consensus fits; best of ten,
+    0.930. igraph's implementation, in C, reaches the same modularity as the
     ``leidenalg`` package at a twentieth of the time (20,000 landmarks: 0.3 s a start
     against 5.2 s). Groups are numbered by size, largest first; the same graph and
     ``random_state`` give the same partition.
