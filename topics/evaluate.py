@@ -1,32 +1,13 @@
 """How good are the topics? Scores of a fitted analysis, as a tidy table and a short text.
 
-The metrics live in :mod:`topics.metrics`; each is computed from the corpus itself:
-
-* **NPMI coherence** (Bouma 2009; used for topic models by Lau, Newman & Baldwin 2014 and
-  Röder, Both & Hinneburg 2015) of each topic's top 10 terms, from document
-  co-occurrence in the corpus: with ``P(w)`` the share of documents holding term ``w``
-  and ``P(w, v)`` the share holding both, ``NPMI(w, v) = log(P(w, v) / (P(w) P(v))) /
-  -log P(w, v)``, -1 when the two never occur together and 1 when they always do. A
-  topic's coherence is the mean over its term pairs; the analysis's is the mean over
-  topics.
-* **Topic diversity** (Dieng, Ruiz & Blei 2020): the share of distinct terms among all
-  topics' top 10 terms; 1 when no two topics share a term.
-* **Outlier share**: papers without a topic.
-* **Seed agreement**: refits of the same model with other seeds on the same
-  embeddings; the mean adjusted Rand index (ARI) between every two of the fits (outliers
-  as one group), the share of the reference's topics that come back (Jaccard index of
-  papers >= 0.5, :func:`topics.stability.match_topics`) in every refit, and, with two
-  years, the share of the reference's clear changes that come back with the same
-  direction in every refit.
-* **Agreement with labels** where the corpus has a label column: normalised mutual
-  information (NMI) and ARI between topics and labels, once with the outliers as one
-  group and once with them left out. A keyword column (``;``-separated keywords per
-  paper) is scored instead by the share of topics whose name matches one of the 8 most
-  frequent keywords of its papers (:func:`keyword_match`).
-
-Terms are matched in a canonical form (lower case; every character other than letters,
-digits and spaces removed, so "self-supervised" and BERTopic's "selfsupervised" are the
-same term), so that models with different tokenisers are scored alike.
+:func:`score_topics` gathers the scores of :mod:`topics.metrics`, each computed from the
+corpus itself: NPMI coherence of each topic's top terms, topic diversity, the outlier
+share, the agreement between the fit and refits with other seeds (mean adjusted Rand
+index, topics and clear changes that come back), and, where the corpus has a label or
+keyword column, the agreement with it. :func:`evaluate_model` refits a
+:class:`topics.TopicModel` for the seed agreement; :func:`evaluate_plain_bertopic`
+scores BERTopic with its defaults on the same embeddings, the baseline; and
+:func:`describe_evaluation` sets tables side by side as text (``topics evaluate``).
 """
 
 from __future__ import annotations
