@@ -121,3 +121,12 @@ def test_leiden_keeps_the_best_of_its_starts():
     assert modularity(partition_graph(graph, random_state=3, restarts=10)) == pytest.approx(max(singles))
     with pytest.raises(ValueError, match="restarts"):
         partition_graph(graph, restarts=0)
+
+
+def test_a_graph_without_edges_has_no_topics():
+    # every run left every paper as noise: nothing was ever together
+    import scipy.sparse as sp
+
+    empty = sp.csr_matrix((5, 5))
+    assert partition_graph(empty).tolist() == [0, 1, 2, 3, 4]  # each paper alone
+    assert (partition_graph(empty, min_size=2) == -1).all()

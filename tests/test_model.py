@@ -45,6 +45,16 @@ def test_explicit_parameters_win(theme_corpus, theme_embeddings):
     m = TopicModel(min_cluster_size=9, n_neighbors=7, random_state=1).fit(theme_corpus, theme_embeddings)
     assert m.params_["min_cluster_size"] == 9 and m.params_["n_neighbors"] == 7
     assert TopicModel(min_cluster_size=9).get_params()["min_cluster_size"] == 9  # sklearn contract
+    first = m.texts_[0]
+    m.fit(theme_corpus.iloc[::-1], theme_embeddings[::-1])  # a refit forgets the texts of the first fit
+    assert m.texts_[0] == first_text(theme_corpus.iloc[-1]) and m.texts_[-1] == first
+    assert not hasattr(TopicModel(), "texts_")
+
+
+def first_text(row) -> str:
+    from topics.text import clean_for_terms
+
+    return clean_for_terms(row["abstract"])
 
 
 def test_input_validation(theme_corpus, theme_embeddings):

@@ -134,3 +134,20 @@ def test_map_of_landmarks_places_the_rest_among_them():
     assert (nearest == truth[rest]).mean() > 0.95
     with pytest.raises(ValueError, match="landmarks"):
         map_coordinates(points, landmarks=landmarks)
+
+
+def test_identical_rows_are_neighbours_in_order_of_position():
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(3, 384)).astype(np.float32)[[0, 1, 1, 2, 0, 1, 1, 1, 1]]  # rows 1, 2, 5-8 are one point
+    idx, dist = nearest_neighbors(points, n_neighbors=3)
+    assert idx[1].tolist() == [1, 2, 5] and idx[8].tolist() == [1, 2, 5]  # ties: smallest positions, as a stable sort
+    assert idx[0].tolist()[:2] == [0, 4] and np.allclose(dist[:, 0], 0, atol=1e-6)
+
+
+def test_vote_keeps_the_labels_dtype_and_many_labellings():
+    neighbors = np.array([[0, 1, 2], [1, 0, 2]])
+    distances = np.zeros((2, 3), dtype=np.float32)
+    for dtype in (np.int8, np.int32, np.int64, np.uint8):
+        assert vote(np.array([0, 1, 1], dtype=dtype), neighbors, distances, [0, 1]).tolist() == [1, 1]
+    many = vote(np.array([[0, 1, 1], [2, 2, 0], [-1, 3, -1]]), neighbors, distances, [0, 1])
+    assert many.tolist() == [[1, 1], [2, 2], [-1, -1]]

@@ -155,7 +155,7 @@ def partition_graph(
                 objective_function="modularity", weights="weight", resolution=float(resolution), n_iterations=-1
             ).membership
             quality = g.modularity(membership, weights="weight", resolution=float(resolution))
-            if quality > best_quality:
+            if best is None or quality > best_quality:  # a graph without edges has NaN modularity
                 best, best_quality = membership, quality
     finally:
         igraph.set_random_number_generator(random)  # igraph's default
@@ -274,7 +274,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         ``min_share`` of :func:`assign_outliers`; 1 keeps every consensus outlier.
     neighbors
         A precomputed ``(indices, distances)`` exact cosine neighbour graph with at
-        least ``n_neighbors`` columns (:func:`topics.model.nearest_neighbors`); default:
+        least ``n_neighbors + 1`` columns (each paper first) (:func:`topics.model.nearest_neighbors`); default:
         computed in ``fit``.
     n_jobs
         Processes the runs are spread over (joblib; ``None``: 1, ``-1``: every core).

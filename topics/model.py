@@ -295,6 +295,7 @@ class TopicModel(BaseEstimator):
         self.seeds_ = clusterer.seeds_
         self.reduced_embeddings_ = reduced
         self._texts, self._fit_texts = texts, fit_texts
+        self.__dict__.pop("_cleaned", None)  # texts_ of an earlier fit
         self._fitted = fitted
         self._set_topics(topics, embeddings)
         return self
@@ -331,7 +332,8 @@ class TopicModel(BaseEstimator):
     @property
     def texts_(self) -> list[str]:
         """Every document's text as terms are counted from it (LaTeX, URLs removed)."""
-        self._check_fitted()
+        if not hasattr(self, "_texts"):  # an AttributeError, so hasattr(model, "texts_") is False
+            raise AttributeError("this TopicModel is not fitted yet; texts_ exists after fit(corpus, embeddings)")
         if not hasattr(self, "_cleaned"):
             self._cleaned = [clean_for_terms(t) or "empty" for t in self._texts]
         return self._cleaned

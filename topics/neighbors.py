@@ -66,13 +66,12 @@ def nearest_neighbors(
         raise ValueError(f"n_neighbors must be between 1 and the number of rows searched ({m}), got {n_neighbors}")
     if base.shape[1] != queries.shape[1]:
         raise ValueError(f"queries have {queries.shape[1]} dimensions, the rows searched {base.shape[1]}")
-    import torch  # already loaded with BERTopic; its matrix product and top-k beat numpy's ~5x here
+    import torch  # already loaded with BERTopic; its top-k is ~80x faster than numpy's argpartition here
 
     indices = np.empty((len(queries), k), dtype=np.int32)
     distances = np.empty((len(queries), k), dtype=np.float32)
-    base_t = torch.from_numpy(base)
     for start in range(0, len(queries), BLOCK_ROWS):
-        sims = (torch.from_numpy(queries[start : start + BLOCK_ROWS]) @ base_t.T).numpy()
+        sims = queries[start : start + BLOCK_ROWS] @ base.T  # numpy: identical rows get identical similarities
         top = torch.topk(torch.from_numpy(sims), k, dim=1).indices.numpy()
         _break_ties(sims, top)
         top = np.sort(top, axis=1)  # by position first ...
@@ -124,8 +123,9 @@ def vote(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows:
     """For each of ``rows``, the label with the most cosine-weighted votes among its neighbours.
 
     ``-1`` (outlier) is a label like any other here, so a paper among outliers is one;
-    ties go to the smaller label. Returns the labels of ``rows``; with ``labels`` of
-    shape ``(m, n)`` (several labellings of the same papers), shape ``(m, len(rows))``.
+    ties (sums equal to a relative 1e-9) go to the smaller label. Returns the labels of
+    ``rows``; with ``labels`` of shape ``(m, n)`` (several labellings of the same papers),
+    shape ``(m, len(rows))``.
     """
     labels = np.asarray(labels)
     many = labels.ndim == 2
@@ -141,7 +141,8 @@ def vote(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, rows:
             same = neighbour_labels[:, :, None] == neighbour_labels[:, None, :]
             score = np.einsum("ijl,il->ij", same, weights)
             best = score >= score.max(axis=1, keepdims=True) * (1 - 1e-9)
-            out_row[start : start + len(block)] = np.where(best, neighbour_labels, np.iinfo(np.int64).max).min(axis=1)
+            largest = neighbour_labels.max(axis=1, keepdims=True)  # a stand-in that fits any dtype
+            out_row[start : start + len(block)] = np.where(best, neighbour_labels, largest).min(axis=1)
     return out if many else out[0]
 
 
