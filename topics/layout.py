@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from topics._jit import cache_umap_kernels
-from topics.neighbors import nearest_neighbors, spread
+from topics.neighbors import landmark_rows, nearest_neighbors, spread
 
 __all__ = ["map_coordinates"]
 
@@ -94,9 +94,7 @@ def map_coordinates(
         neighbors = nearest_neighbors(embeddings, n_neighbors=k)
     knn = None
     if neighbors is not None:
-        position = np.full(n, -1)
-        position[fitted] = np.arange(len(fitted))
-        rows = (position[neighbors[0][fitted, :k]], neighbors[1][fitted, :k])
+        rows = landmark_rows((neighbors[0][:, :k], neighbors[1][:, :k]), fitted)
         if (rows[0] < 0).any():
             raise ValueError("the landmarks' neighbours must be landmarks (topics.neighbors.landmark_graph)")
         knn = _graph_for_umap(rows, len(fitted), k)

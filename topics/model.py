@@ -41,7 +41,7 @@ from topics.areas import area_names, topic_areas
 from topics.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.labels import PhraseAnalyzer, topic_names
 from topics.layout import map_coordinates
-from topics.neighbors import choose_landmarks, extend_values, landmark_graph, nearest_neighbors
+from topics.neighbors import choose_landmarks, extend_values, landmark_graph, landmark_rows, nearest_neighbors
 from topics.text import clean_for_terms
 
 __all__ = ["TopicModel", "map_coordinates", "nearest_neighbors", "size_rule"]  # the last two re-exported
@@ -68,13 +68,6 @@ def _texts(corpus: pd.DataFrame | Sequence[str]) -> list[str]:
     if isinstance(corpus, str):
         raise TypeError("pass a sequence of documents, not one string")
     return [str(t) for t in corpus]
-
-
-def _landmark_rows(graph: tuple[np.ndarray, np.ndarray], landmarks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The landmarks' own neighbour graph, read off a :func:`landmark_graph` (positions among the landmarks)."""
-    position = np.full(len(graph[0]), -1, dtype=np.int32)
-    position[landmarks] = np.arange(len(landmarks))
-    return position[graph[0][landmarks]], graph[1][landmarks]
 
 
 class TopicModel(BaseEstimator):
@@ -250,7 +243,7 @@ class TopicModel(BaseEstimator):
             min_samples=params["min_samples"],
             resolution=params["resolution"],
             outlier_share=self.outlier_share,
-            neighbors=None if graph is None else _landmark_rows(graph, landmarks),
+            neighbors=None if graph is None else landmark_rows(graph, landmarks),
             n_jobs=self.n_jobs,
             random_state=params["random_state"],
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["choose_landmarks", "extend_values", "landmark_graph", "nearest_neighbors", "spread", "vote"]
+__all__ = ["choose_landmarks", "extend_values", "landmark_graph", "landmark_rows", "nearest_neighbors", "spread", "vote"]
 
 #: Rows per block of :func:`nearest_neighbors`: 1,024 x 100,000 similarities are 400 MB.
 BLOCK_ROWS = 1_024
@@ -113,6 +113,16 @@ def landmark_graph(
     x = np.asarray(embeddings, dtype=np.float32)
     indices, distances = nearest_neighbors(x, n_neighbors=n_neighbors, among=x[landmarks])
     return landmarks[indices].astype(np.int32), distances
+
+
+def landmark_rows(graph: tuple[np.ndarray, np.ndarray], landmarks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The landmarks' own neighbour graph, read off a :func:`landmark_graph`: the landmarks'
+    rows, with neighbours numbered by position among the landmarks (-1 for a neighbour
+    that is not a landmark)."""
+    landmarks = np.asarray(landmarks)
+    position = np.full(len(graph[0]), -1, dtype=np.int32)
+    position[landmarks] = np.arange(len(landmarks))
+    return position[graph[0][landmarks]], graph[1][landmarks]
 
 
 def _weights(distances: np.ndarray) -> np.ndarray:
