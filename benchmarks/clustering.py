@@ -36,7 +36,7 @@ from scale import RESULTS, SYNTHETIC_CACHE, cached_vectors  # noqa: E402
 
 
 def _vectors(n: int, cache: str) -> np.ndarray:
-    from topics.embed import default_cache_dir
+    from topics.embedding.cache import default_cache_dir
 
     return cached_vectors(n, SYNTHETIC_CACHE if cache == "synthetic" else default_cache_dir())
 
@@ -53,7 +53,7 @@ def run(n: int, cache: str) -> dict:
     from sklearn.metrics import adjusted_rand_score
     from umap import UMAP
 
-    from topics.model import size_rule
+    from topics.clustering.model import size_rule
 
     x = _vectors(n, cache)
     p = size_rule(n)

@@ -42,11 +42,12 @@ VARIANTS = [
 def bank():
     import numpy as np
 
-    from topics.runs import parallel_runs
-    from topics.datasets import iclr_full
-    from topics.embed import embed_texts, get_embedder
-    from topics.model import size_rule
-    from topics.neighbors import nearest_neighbors
+    from topics.clustering.runs import parallel_runs
+    from topics.io.datasets import iclr_full
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.backends import get_embedder
+    from topics.clustering.model import size_rule
+    from topics.clustering.neighbors import nearest_neighbors
     from topics.pipeline import embedding_texts
 
     corpus = iclr_full()
@@ -60,7 +61,7 @@ def bank():
 
 
 def consensus(clusterings, graph, min_size: int, power: float, restarts: int, random_state: int):
-    from topics.consensus import assign_outliers, coassociation, partition_graph
+    from topics.clustering.consensus import assign_outliers, coassociation, partition_graph
 
     together = coassociation(clusterings, graph[0]).power(power)
     return assign_outliers(partition_graph(together, min_size=min_size, random_state=random_state, restarts=restarts), *graph)
@@ -71,9 +72,9 @@ def agreement(corpus, fits) -> dict:
     import pandas as pd
     from sklearn.metrics import adjusted_rand_score
 
-    from topics.evaluate import clear_changes_held, seed_agreement
-    from topics.stability import labeling_stability
-    from topics.trends import compare_years
+    from topics.stats.metrics import clear_changes_held, seed_agreement
+    from topics.stats.stability import labeling_stability
+    from topics.stats.trends import compare_years
 
     aris = [adjusted_rand_score(a, b) for a, b in itertools.combinations(fits, 2)]
     recovered, held = [], []

@@ -37,11 +37,12 @@ METRICS = [
 
 def run(dataset: str, refits: list[int]) -> dict:
     import topics
-    from topics.embed import embed_texts, get_embedder
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.backends import get_embedder
     from topics.evaluate import evaluate_model, evaluate_plain_bertopic
     from topics.pipeline import embedding_texts
 
-    corpus = topics.datasets.load_dataset(dataset)
+    corpus = topics.io.datasets.load_dataset(dataset)
     embedder = get_embedder("minilm")
     embeddings = embed_texts(embedding_texts(corpus), embedder, cache=True)
     out = {"dataset": dataset, "n_documents": len(corpus), "embedding": embedder.name, "refit_seeds": refits}

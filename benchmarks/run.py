@@ -73,8 +73,8 @@ BASELINE = """
 import json, time
 from bertopic import BERTopic
 from sentence_transformers import SentenceTransformer
-from topics.datasets import load_dataset
-from topics.embed import resolve_model
+from topics.io.datasets import load_dataset
+from topics.embedding.backends import resolve_model
 docs = load_dataset("{dataset}")["abstract"].tolist()
 start = time.perf_counter()
 model = BERTopic(embedding_model=SentenceTransformer(resolve_model(None)[0], device="cpu"))
@@ -90,8 +90,8 @@ def done(stage, seconds):
     t[stage] = seconds
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = time.perf_counter()
-import hdbscan, umap, bertopic, topics, topics.model as tm
-from topics.embed import embed_texts, get_embedder
+import hdbscan, umap, bertopic, topics, topics.clustering.model as tm
+from topics.embedding.backends import embed_texts, get_embedder
 from topics.text import clean_for_terms
 done("imports (topics, BERTopic, UMAP, PyTorch)", time.perf_counter() - s)
 spans = {{}}
@@ -104,11 +104,11 @@ def timed(owner, attr, label):
         finally:
             spans.setdefault(label, []).append(time.perf_counter() - start)
     setattr(owner, attr, wrapper)
-import topics.consensus, topics.neighbors
-timed(topics.neighbors, "nearest_neighbors", "neighbours")
-timed(topics.consensus, "_parallel_runs", "runs")
+import topics.clustering.consensus, topics.clustering.neighbors
+timed(topics.clustering.neighbors, "nearest_neighbors", "neighbours")
+timed(topics.clustering.consensus, "_parallel_runs", "runs")
 timed(tm.TopicModel, "_set_topics", "naming")
-s = time.perf_counter(); corpus = topics.datasets.load_dataset("{dataset}"); done("reading", time.perf_counter() - s)
+s = time.perf_counter(); corpus = topics.io.datasets.load_dataset("{dataset}"); done("reading", time.perf_counter() - s)
 embedder = get_embedder("minilm")
 s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
 emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
@@ -122,7 +122,7 @@ done("naming and areas", spans["naming"][0])
 done("co-association, Leiden, c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - graph - runs - spans["naming"][0])
 done("map layout (UMAP, 2-D, same graph)", a.timings["map"])
 done("statistics and tables", a.timings["tables"])
-s = time.perf_counter(); figs = topics.report.build_figures(a); done("charts", time.perf_counter() - s)
+s = time.perf_counter(); figs = topics.report.render.build_figures(a); done("charts", time.perf_counter() - s)
 s = time.perf_counter(); topics.write_report(a, "{out}/stages.html"); done("report writing", time.perf_counter() - s)
 print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedder.name,
                   "embedding_docs_per_s": len(texts) / embedding_s,
@@ -132,8 +132,8 @@ print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedd
 EMBEDDING = """
 import json, time, numpy as np
 from sentence_transformers import SentenceTransformer
-from topics.datasets import load_dataset
-from topics.embed import resolve_model, get_embedder
+from topics.io.datasets import load_dataset
+from topics.embedding.backends import resolve_model, get_embedder
 from topics.text import clean_for_terms
 texts = [clean_for_terms(a) for a in load_dataset("{dataset}")["abstract"]][:{limit}]
 base = SentenceTransformer(resolve_model(None)[0], device="cpu")
@@ -164,7 +164,7 @@ def machine() -> dict:
     except (OSError, AttributeError):
         pass
     wanted = ("avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "amx_bf16")
-    from topics.embed import native_bf16
+    from topics.embedding.backends import native_bf16
 
     return {
         "cpus": os.cpu_count(),

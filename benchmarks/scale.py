@@ -46,7 +46,7 @@ def make_corpus(n: int, *, seed: int = 0, drop: float = 0.05):
     import numpy as np
     import pandas as pd
 
-    from topics.datasets import iclr_full
+    from topics.io.datasets import iclr_full
 
     real = iclr_full()
     if n <= len(real):
@@ -74,8 +74,8 @@ def corpus_path(n: int) -> Path:
 
 def _keys(n: int) -> list[str]:
     """Cache keys of the ``n`` corpus: the hashes of what ``analyze`` embeds ("title. abstract")."""
-    from topics.corpus import read_corpus
-    from topics.embed import _text_key
+    from topics.io.corpus import read_corpus
+    from topics.embedding.backends import _text_key
     from topics.pipeline import embedding_texts
 
     return [_text_key(t) for t in embedding_texts(read_corpus(corpus_path(n)))]
@@ -85,7 +85,8 @@ def cached_vectors(n: int, cache_dir) -> "np.ndarray":
     """The MiniLM vectors of the ``n`` corpus from ``cache_dir``, never embedding anything."""
     import numpy as np
 
-    from topics.embed import EmbeddingCache, get_embedder
+    from topics.embedding.cache import EmbeddingCache
+    from topics.embedding.backends import get_embedder
 
     store = EmbeddingCache(cache_dir).load(get_embedder("minilm").fingerprint())
     keys = _keys(n)
@@ -110,8 +111,10 @@ def embed(n: int, chunk_size: int) -> None:
     """Embed the ``n`` corpus into the normal cache, resumably; log throughput."""
     import logging
 
-    from topics.corpus import read_corpus
-    from topics.embed import EmbeddingCache, embed_texts, get_embedder, _missing_keys
+    from topics.io.corpus import read_corpus
+    from topics.embedding.cache import EmbeddingCache
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.backends import get_embedder, _missing_keys
     from topics.pipeline import embedding_texts
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -145,8 +148,9 @@ def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
     """
     import numpy as np
 
-    from topics.corpus import read_corpus
-    from topics.embed import EmbeddingCache, get_embedder
+    from topics.io.corpus import read_corpus
+    from topics.embedding.cache import EmbeddingCache
+    from topics.embedding.backends import get_embedder
 
     fingerprint = get_embedder("minilm").fingerprint()
     real = EmbeddingCache().load(fingerprint)
@@ -193,9 +197,9 @@ def clock():
 def since(start):
     return time.perf_counter() - start[0], time.process_time() - start[1]
 s = clock()
-import hdbscan, umap, bertopic, topics, topics.model as tm, topics.report
-from topics.corpus import read_corpus
-from topics.embed import embed_texts, get_embedder
+import hdbscan, umap, bertopic, topics, topics.clustering.model as tm, topics.report.render
+from topics.io.corpus import read_corpus
+from topics.embedding.backends import embed_texts, get_embedder
 from topics.text import clean_for_terms
 done("imports", *since(s))
 spans = {{}}
@@ -208,9 +212,9 @@ def timed(owner, attr, label):
         finally:
             spans.setdefault(label, []).append(since(start))
     setattr(owner, attr, wrapper)
-import topics.neighbors, topics.consensus, topics.pipeline
-timed(topics.neighbors, "nearest_neighbors", "neighbours")
-timed(topics.consensus, "_parallel_runs", "runs")
+import topics.clustering.neighbors, topics.clustering.consensus, topics.pipeline
+timed(topics.clustering.neighbors, "nearest_neighbors", "neighbours")
+timed(topics.clustering.consensus, "_parallel_runs", "runs")
 timed(tm.TopicModel, "_set_topics", "naming")
 timed(topics.pipeline, "map_coordinates", "map")
 s = clock(); corpus = read_corpus("{corpus}"); done("reading", *since(s))
@@ -273,8 +277,8 @@ def cold_and_warm(n: int) -> dict:
 DASK = """
 import json, time, numpy as np
 from distributed import Client, LocalCluster
-from topics.corpus import read_corpus
-from topics.embed import embed_texts, get_embedder
+from topics.io.corpus import read_corpus
+from topics.embedding.backends import embed_texts, get_embedder
 from topics.text import clean_for_terms
 texts = [clean_for_terms(t) for t in read_corpus("{corpus}")["abstract"]][:{n}]
 e = get_embedder("minilm"); e.encode(texts[:8])
@@ -394,7 +398,7 @@ def main() -> None:
     elif args.command == "synth-cache":
         synthetic_cache(args.n)
     elif args.command == "run":
-        from topics.embed import default_cache_dir
+        from topics.embedding.cache import default_cache_dir
 
         cache = default_cache_dir() if args.cache == "real" else SYNTHETIC_CACHE
         RESULTS.mkdir(exist_ok=True)

@@ -52,7 +52,7 @@ ASK = {"phrase": 12, "similar": 14, "adjacent": 8, "random": 6}
 
 def main() -> None:
     rng = np.random.default_rng(SEED)
-    corpus = topics.datasets.iclr_full()
+    corpus = topics.io.datasets.iclr_full()
     text = (corpus["title"] + ". " + corpus["abstract"]).str.lower().str.replace("-", " ", regex=False)
     emb = topics.embed_texts([clean_for_terms(t) for t in corpus["abstract"]], "minilm", cache=True)
     names = topics.embed_texts(list(NAME), "minilm", cache=False)

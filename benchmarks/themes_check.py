@@ -1,4 +1,4 @@
-"""Precision and recall of :func:`topics.themes.track` on the labelled check set.
+"""Precision and recall of :func:`topics.themes.tracking.track` on the labelled check set.
 
 ``tests/data/theme_check.csv`` holds 200 ICLR papers (5 themes x 40), each labelled in or
 out of its theme by reading its title and abstract, drawn before any membership rule
@@ -32,8 +32,9 @@ import pandas as pd
 
 import topics
 from topics.pipeline import embedding_texts
-from topics.themes import phrase_matches, track
-from topics.trends import wilson_interval
+from topics.themes.membership import phrase_matches
+from topics.themes.tracking import track
+from topics.stats.trends import wilson_interval
 
 CHECK = Path(__file__).resolve().parent.parent / "tests" / "data" / "theme_check.csv"
 
@@ -126,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     check = pd.read_csv(CHECK)
-    corpus = topics.datasets.iclr_full()
+    corpus = topics.io.datasets.iclr_full()
     embedder = topics.get_embedder(args.backend)
     embeddings = topics.embed_texts(embedding_texts(corpus), embedder, cache=True)  # what analyze embeds
     for label, use in (("theme vector from papers only (precomputed embeddings)", None),

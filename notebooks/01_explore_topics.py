@@ -65,7 +65,7 @@ analysis.areas
 # (outliers). The buttons show one year at a time.
 
 # %%
-topics.plots.topic_map(analysis.documents, analysis.coords)
+topics.figures.topic_map(analysis.documents, analysis.coords)
 
 # %% [markdown]
 # ## Topic terms
@@ -74,7 +74,7 @@ topics.plots.topic_map(analysis.documents, analysis.coords)
 # distinctive phrase.
 
 # %%
-topics.plots.topic_terms(analysis.terms)
+topics.figures.topic_terms(analysis.terms)
 
 # %% [markdown]
 # ## The papers of one topic

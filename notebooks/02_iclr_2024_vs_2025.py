@@ -34,9 +34,11 @@ corpus.groupby("year").size()
 # before drilling into their topics below.
 
 # %%
-for sentence in topics.narrate_areas(analysis.area_comparison):
+from topics.stats.narration import narrate_areas
+
+for sentence in narrate_areas(analysis.area_comparison):
     print("-", sentence)
-topics.plots.prevalence_shift(analysis.area_comparison, unit="area")
+analysis.area_comparison.overview()
 
 # %% [markdown]
 # ## Prevalence per year
@@ -47,7 +49,7 @@ topics.plots.prevalence_shift(analysis.area_comparison, unit="area")
 # whiskers are for the smaller year.
 
 # %%
-topics.plots.topic_sizes(analysis.prevalence)
+topics.figures.topic_sizes(analysis.prevalence)
 
 # %% [markdown]
 # ## The comparison table
@@ -64,26 +66,27 @@ analysis.comparison.round(3)
 # colour passed the false-discovery correction.
 
 # %%
-topics.plots.prevalence_shift(analysis.comparison)
+topics.figures.prevalence_shift(analysis.comparison)
 
 # %% [markdown]
 # **Are the changes more than noise?** Dots above the dashed line have q < 0.05.
 
 # %%
-topics.plots.significance_plot(analysis.comparison)
+topics.figures.significance_plot(analysis.comparison)
 
 # %% [markdown]
 # ## What the numbers say
-# Generated from the table by `topics.narrate`, so it stays true when the data change:
+# Generated from the comparison itself (`analysis.comparison.narrate()`), so it stays true
+# when the data change:
 
 # %%
-for sentence in topics.narrate(analysis.comparison):
+for sentence in analysis.comparison.narrate():
     print("-", sentence)
 
 # %% [markdown]
 # ## Your own question: how did three research areas fare?
 # Topics answer "is optimal transport growing?" only when the clusterer happens to
-# isolate that area. `topics.themes.track` answers it directly: a paper belongs to a
+# isolate that area. `track` (`topics.themes.tracking`) answers it directly: a paper belongs to a
 # theme if its title or abstract names it (or an acronym the papers define for it, such
 # as OT or SSL), or if its abstract is as similar to those papers as a cut calibrated on
 # them requires. Shares are of *all* papers of each year, so outliers play no part, and
@@ -94,7 +97,9 @@ for sentence in topics.narrate(analysis.comparison):
 
 # %%
 THEMES = ["optimal transport", "self-supervised learning", "diffusion models"]
-tracking = topics.themes.track(corpus, analysis.embeddings, THEMES, embedder=BACKEND)
+from topics.themes.tracking import narrate_themes, track
+
+tracking = track(corpus, analysis.embeddings, THEMES, embedder=BACKEND)
 tracking.summary[["theme", "n_2024", "n_2025", "share_2024", "share_2025", "diff_pp", "ci_low_pp", "ci_high_pp",
                   "q_value", "direction", "n_phrase", "n_similarity"]].round(3)
 
@@ -102,13 +107,13 @@ tracking.summary[["theme", "n_2024", "n_2025", "share_2024", "share_2025", "diff
 # **Each theme's share per year**, with 95 % Wilson intervals as whiskers:
 
 # %%
-topics.plots.theme_shares(tracking.prevalence)
+topics.figures.theme_shares(tracking.prevalence)
 
 # %% [markdown]
-# **The answer in words**, generated from the table by `topics.narrate_themes`:
+# **The answer in words**, generated from the table by `narrate_themes`:
 
 # %%
-for sentence in topics.narrate_themes(tracking.summary):
+for sentence in narrate_themes(tracking.summary):
     print("-", sentence)
 
 # %% [markdown]
@@ -121,7 +126,7 @@ tracking.top_papers.groupby("theme").head(4)
 # %% [markdown]
 # ## Do the topics and changes hold with another seed?
 # The topics are already a consensus of twenty UMAP runs, each read by HDBSCAN four times.
-# To see how much they still depend on chance, `topics.stability.seed_stability` refits
+# To see how much they still depend on chance, `seed_stability` (`topics.stats.stability`) refits
 # the consensus with other random states (each draws twenty new run seeds and new Leiden
 # seeds) on the same embeddings, matches
 # each topic to the refitted topic sharing the most papers, and counts the refits in
@@ -132,13 +137,15 @@ tracking.top_papers.groupby("theme").head(4)
 # `diff_pp_min` to `diff_pp_max` is how far the change moved between seeds.
 
 # %%
-stability = topics.stability.seed_stability(
+from topics.stats.stability import seed_stability
+
+stability = seed_stability(
     analysis.model, corpus, analysis.embeddings, analysis.comparison, seeds=(1, 2, 3)
 )
 stability.round(2)
 
 # %%
-print(topics.narrate(analysis.comparison, stability=stability)[-1])
+print(analysis.comparison.narrate(stability=stability)[-1])
 
 # %% [markdown]
 # ## How to read these numbers

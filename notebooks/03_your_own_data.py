@@ -55,13 +55,13 @@ analysis.topics.head(10)
 # `compare_years` takes the documents table and any two years present in it.
 
 # %%
-topics.compare_years(analysis.documents, 2024, 2025).head()
+topics.compare_years(analysis.documents, 2024, 2025).table.head()
 
 # %% [markdown]
 # **Which topics moved between the two years?**
 
 # %%
-topics.plots.prevalence_shift(analysis.comparison)
+topics.figures.prevalence_shift(analysis.comparison)
 
 # %% [markdown]
 # ## Write the report from a notebook

@@ -53,13 +53,13 @@ analysis.comparison[cols].head(10).round(3)
 # so only large differences can be clear.
 
 # %%
-topics.plots.group_heatmap(analysis.comparison)
+topics.figures.group_heatmap(analysis.comparison)
 
 # %% [markdown]
 # The summary the report opens with, from the table alone:
 
 # %%
-for sentence in topics.narrate(analysis.comparison):
+for sentence in analysis.comparison.narrate():
     print("-", sentence)
 
 # %% [markdown]
@@ -70,10 +70,11 @@ for sentence in topics.narrate(analysis.comparison):
 # %%
 docs = analysis.documents
 per_year = {
-    year: topics.compare_groups(docs[docs["year"] == year], by="status").set_index("label")[["q_value", "leans"]]
+    year: topics.compare_groups(docs[docs["year"] == year], by="status").table.set_index("label")[["q_value", "leans"]]
     for year in (2024, 2025)
 }
-leaning = analysis.comparison.loc[analysis.comparison["q_value"] < 0.2, "label"]
+table = analysis.comparison.table
+leaning = table.loc[table["q_value"] < 0.2, "label"]
 {year: table.loc[table.index.isin(leaning)].round(3) for year, table in per_year.items()}
 
 # %% [markdown]
@@ -81,7 +82,7 @@ leaning = analysis.comparison.loc[analysis.comparison["q_value"] < 0.2, "label"]
 
 # %%
 two = topics.compare_groups(docs, by="status", groups=["Poster", "Oral"])
-two[["label", "share_Poster", "share_Oral", "diff_pp", "ci_low_pp", "ci_high_pp", "q_value", "direction"]].head(5).round(3)
+two.table[["label", "share_Poster", "share_Oral", "diff_pp", "ci_low_pp", "ci_high_pp", "q_value", "direction"]].head(5).round(3)
 
 # %% [markdown]
 # ## Part 2: five years with planted trends
@@ -99,8 +100,8 @@ weights = {rising: np.array([1, 2, 3, 4, 5]), fading: np.array([5, 4, 3, 2, 1])}
 simulated = docs.assign(
     year=[rng.choice(years, p=weights.get(t, np.ones(5)) / weights.get(t, np.ones(5)).sum()) for t in docs["topic"]]
 )
-trend = topics.compare_groups(simulated)  # by="year": five ordered groups, a trend table
-trend[["label", "share_2021", "share_2025", "slope_pp", "slope_low_pp", "slope_high_pp", "q_value", "trend"]].round(3)
+trend = topics.compare_groups(simulated)  # by="year": five ordered groups, a topics.Trend
+trend.table[["label", "share_2021", "share_2025", "slope_pp", "slope_low_pp", "slope_high_pp", "q_value", "trend"]].round(3)
 
 # %% [markdown]
 # **What to look at:** the planted topics come out as growing (or emerging) and fading;
@@ -117,17 +118,17 @@ trend["trend"].value_counts()
 
 # %%
 prev = topics.prevalence(simulated, by="year")
-topics.plots.share_trends(prev, trend)
+topics.figures.share_trends(prev, trend)
 
 # %% [markdown]
 # **The biggest movers** (steepest slopes; solid lines are clear trends) and **every
 # slope with its interval**:
 
 # %%
-topics.plots.trend_movers(prev, trend, n_topics=6)
+topics.figures.trend_movers(prev, trend, n_topics=6)
 
 # %%
-topics.plots.trend_slopes(trend)
+topics.figures.trend_slopes(trend)
 
 # %% [markdown]
 # **Bursts** (Kleinberg 2002) mark years whose share is well above a topic's average. With
@@ -135,7 +136,9 @@ topics.plots.trend_slopes(trend)
 # the trend for the planted ones:
 
 # %%
-topics.bursts.detect_bursts(simulated).round(3)
+from topics.stats.bursts import detect_bursts
+
+detect_bursts(simulated).round(3)
 
 # %% [markdown]
 # The whole report for the five simulated years: `topics.analyze` with the same

@@ -39,7 +39,7 @@ def make_theme_corpus(n_per_theme: int = 15, seed: int = 0, years=(2024, 2025)) 
 
 @pytest.fixture(scope="session")
 def sample_corpus() -> pd.DataFrame:
-    return topics.datasets.iclr_sample()
+    return topics.io.datasets.iclr_sample()
 
 
 @pytest.fixture(scope="session")

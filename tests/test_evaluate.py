@@ -5,17 +5,8 @@ import pandas as pd
 import pytest
 
 from topics.cli import main
-from topics.evaluate import (
-    describe_evaluation,
-    document_terms,
-    keyword_match,
-    label_agreement,
-    names_match,
-    npmi_coherence,
-    score_topics,
-    seed_agreement,
-    topic_diversity,
-)
+from topics.evaluate import describe_evaluation, score_topics
+from topics.stats.metrics import document_terms, keyword_match, label_agreement, names_match, npmi_coherence, seed_agreement, topic_diversity
 
 # d1 {a, b}, d2 {a, b}, d3 {a, c}, d4 {c}
 TEXTS = ["alpha beta", "alpha beta", "alpha gamma", "gamma"]

@@ -1,32 +1,48 @@
 """topics: topic modelling and trend analysis of research-paper abstracts.
 
-The data flow is files -> corpus -> embeddings -> topics -> tables -> figures -> report::
+The data flow is files -> corpus -> embeddings -> topics -> tables -> figures -> report,
+and the subpackages follow it (``ARCHITECTURE.md`` in the repository says what each may
+import)::
 
     import topics
     corpus = topics.datasets.iclr_sample()          # or topics.read_corpus("papers.csv")
     analysis = topics.analyze(corpus, embedder="minilm", random_state=0)
-    analysis.comparison                             # per-topic statistics, 2024 vs 2025
+    analysis.comparison.table                       # per-topic statistics, 2024 vs 2025
     topics.compare_groups(analysis.documents, by="year")   # or three or more years, or by="status"
-    topics.plots.prevalence_shift(analysis.comparison).show()
+    topics.figures.prevalence_shift(analysis.comparison).show()
     topics.write_report(analysis, "reports/trends.html")
 
-Each step is also a public function of its module (``topics.corpus``, ``topics.embed``,
-``topics.model``, ``topics.tables``, ``topics.trends``, ``topics.groups``, ``topics.bursts``,
-``topics.stability``, ``topics.plots``, ``topics.report``, ``topics.themes``). Importing the package has no side effects and loads no model.
+* :mod:`topics.io` -- reading paper lists into one validated corpus; the bundled datasets;
+* :mod:`topics.embedding` -- embedding backends, the on-disk cache, the Dask engine;
+* :mod:`topics.clustering` -- :class:`TopicModel` and the consensus, layout and areas it uses;
+  its results as tidy tables;
+* :mod:`topics.naming` -- acronyms, phrases and topic names;
+* :mod:`topics.stats` -- prevalence, comparisons between groups, trends, bursts, stability, metrics;
+* :mod:`topics.themes` -- guided themes tracked beside the topics;
+* :mod:`topics.figures` -- Plotly figures from the tables;
+* :mod:`topics.report` -- the self-contained HTML report;
+* :mod:`topics.pipeline` -- :func:`analyze`, the whole flow in one call.
+
+Importing the package has no side effects and loads no model.
 """
 
 from importlib import metadata as _metadata
 
-from topics import bursts, datasets, evaluate, groups, plots, stability, themes
-from topics.corpus import CorpusError, read_corpus
-from topics.embed import EmbeddingCache, EmbeddingError, embed_texts, get_embedder
-from topics.groups import compare_groups
-from topics.model import TopicModel, map_coordinates, size_rule
-from topics.narrate import narrate, narrate_areas, narrate_themes
+from topics import figures
+from topics.clustering.model import TopicModel
+from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.embedding.backends import Embedder, get_embedder
+from topics.embedding.cache import EmbeddingCache
+from topics.embedding.embed import embed_texts
+from topics.embedding.weights import EmbeddingError
+from topics.io import datasets
+from topics.io.corpus import CorpusError, read_corpus
 from topics.pipeline import Analysis, analyze, write_tables
-from topics.report import render_report, write_report
-from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
-from topics.trends import compare_years, prevalence
+from topics.report.render import render_report, write_report
+from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
+from topics.stats.groups import compare_groups
+from topics.stats.trends import compare_years, prevalence
+from topics.themes.specs import Theme
 
 try:
     __version__ = _metadata.version("topics")
@@ -35,34 +51,30 @@ except _metadata.PackageNotFoundError:  # pragma: no cover - running from a sour
 
 __all__ = [
     "Analysis",
+    "Comparison",
     "CorpusError",
+    "Embedder",
     "EmbeddingCache",
     "EmbeddingError",
+    "Groups",
+    "Theme",
     "TopicModel",
+    "Trend",
+    "TwoGroups",
     "analyze",
     "area_table",
-    "bursts",
     "compare_groups",
     "compare_years",
     "datasets",
     "document_table",
     "embed_texts",
-    "evaluate",
+    "figures",
     "get_embedder",
-    "groups",
-    "map_coordinates",
-    "narrate",
-    "narrate_areas",
-    "narrate_themes",
-    "plots",
     "prevalence",
     "read_corpus",
     "render_report",
     "representative_documents",
-    "size_rule",
-    "stability",
     "term_table",
-    "themes",
     "topic_similarity",
     "topic_table",
     "write_report",

@@ -81,14 +81,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
     """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache."""
-    from topics.embed import BACKENDS
+    from topics.embedding.backends import BACKENDS
 
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     parser.add_argument("--dataset", choices=["sample", "full"], default=None,
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
     parser.add_argument("--backend", choices=BACKENDS, default="minilm",
                         help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
-                             "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD)")
+                             "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
@@ -96,8 +96,8 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _load(args: argparse.Namespace):
     """The corpus named by INPUT files or --dataset, its caveats, and a description."""
-    from topics import datasets
-    from topics.corpus import read_corpus
+    from topics.io import datasets
+    from topics.io.corpus import read_corpus
 
     if args.inputs and args.dataset:
         raise ValueError("give INPUT files or --dataset, not both")
@@ -114,9 +114,10 @@ def _load(args: argparse.Namespace):
 def _evaluate(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from topics.embed import embed_texts, get_embedder
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.backends import get_embedder
     from topics.evaluate import describe_evaluation, evaluate_model, evaluate_plain_bertopic
-    from topics.model import TopicModel
+    from topics.clustering.model import TopicModel
     from topics.pipeline import embedding_texts
 
     if args.refits < 0:
@@ -148,10 +149,10 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from topics.embed import get_embedder
-    from topics.model import TopicModel
+    from topics.embedding.backends import get_embedder
+    from topics.clustering.model import TopicModel
     from topics.pipeline import analyze, write_tables
-    from topics.report import write_report
+    from topics.report.render import write_report
 
     start = time.perf_counter()
     if args.inputs and args.dataset:
@@ -198,20 +199,16 @@ def _groups(corpus, by: str, given: list[str] | None) -> list | None:
 
 
 def _default_output(analysis) -> Path:
-    """reports/iclr-2024-vs-2025.html for the default two years, else a name that says what was compared."""
-    if analysis.kind == "two_groups" and analysis.by == "year":
-        return DEFAULT_REPORT
+    """reports/<venue>-<a>-vs-<b>.html for two years, else a name that says what was compared."""
     venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
-    stem = "-".join(venues).lower() if venues else "topics"
-    if analysis.kind == "trend" and analysis.by == "year":
-        name = f"{stem}-{analysis.groups[0]}-{analysis.groups[-1]}"
-    else:
-        name = f"{stem}-by-{analysis.by}"
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in name)
+    stem = analysis.comparison.file_stem("-".join(venues).lower() if venues else "topics")
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in stem)
     return Path("reports") / f"{safe}.html"
+
+
 def _themes(args: argparse.Namespace) -> tuple:
     """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
-    from topics.themes import Theme, as_themes, read_themes
+    from topics.themes.specs import Theme, as_themes, read_themes
 
     themes = list(read_themes(args.themes)) if args.themes else []
     for name in args.theme:
@@ -222,26 +219,21 @@ def _themes(args: argparse.Namespace) -> tuple:
 def _scheduler_from_env() -> str | None:
     import os
 
-    return os.environ.get("TOPICS_DASK_SCHEDULER") or None  # topics.distributed.SCHEDULER_ENV, without importing Dask
+    return os.environ.get("TOPICS_DASK_SCHEDULER") or None  # topics.embedding.distributed.SCHEDULER_ENV, without importing Dask
 
 
 def _summary(analysis, written, seconds: float) -> None:
-    from topics.narrate import narrate
-
     n_topics = int((analysis.topics["topic"] != -1).sum())
     print(
         f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
-    if analysis.kind == "two_groups" and analysis.by == "year":
-        from topics.narrate import narrate_areas
-
-        for sentence in narrate_areas(analysis.area_comparison, max_items=2):  # the report leads with areas too
-            print(sentence)
-    for sentence in narrate(analysis.comparison, stability=analysis.stability, bursts=analysis.bursts, max_items=3):  # the report's own summary
+    # The report's own summary, shorter.
+    for sentence in analysis.comparison.narrate(stability=analysis.stability, bursts=analysis.bursts,
+                                                areas=analysis.area_comparison, max_items=3):
         print(sentence)
     if analysis.themes is not None:
-        from topics.narrate import narrate_themes
+        from topics.themes.tracking import narrate_themes
 
         for sentence in narrate_themes(analysis.themes.summary):
             print(sentence)
@@ -255,9 +247,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.version:
-        from topics import __version__
+        from importlib.metadata import version
 
-        print(f"topics {__version__}")
+        print(f"topics {version('topics')}")
         return 0
     if args.command is None:
         parser.print_help()
@@ -265,8 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    from topics.corpus import CorpusError
-    from topics.embed import EmbeddingError
+    from topics.io.corpus import CorpusError
+    from topics.embedding.weights import EmbeddingError
 
     try:
         return _evaluate(args) if args.command == "evaluate" else _report(args)

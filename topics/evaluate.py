@@ -1,6 +1,6 @@
 """How good are the topics? Scores of a fitted analysis, as a tidy table and a short text.
 
-:func:`score_topics` gathers the scores of :mod:`topics.metrics`, each computed from the
+:func:`score_topics` gathers the scores of :mod:`topics.stats.metrics`, each computed from the
 corpus itself: NPMI coherence of each topic's top terms, topic diversity, the outlier
 share, the agreement between the fit and refits with other seeds (mean adjusted Rand
 index, topics and clear changes that come back), and, where the corpus has a label or
@@ -18,31 +18,22 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from topics.metrics import (  # re-exported: the metrics are part of this module's API
+from topics.stats.metrics import (
     clear_changes_held,
     document_terms,
     keyword_match,
     label_agreement,
-    names_match,
     npmi_coherence,
     seed_agreement,
     topic_diversity,
 )
 
 __all__ = [
-    "clear_changes_held",
-    "names_match",
     "describe_evaluation",
     "evaluate_model",
     "evaluate_plain_bertopic",
     "plain_bertopic",
-    "document_terms",
-    "keyword_match",
-    "label_agreement",
-    "npmi_coherence",
     "score_topics",
-    "seed_agreement",
-    "topic_diversity",
 ]
 
 logger = logging.getLogger(__name__)
@@ -178,8 +169,8 @@ def evaluate_model(
 
 
 def _scores(corpus, labels, terms, names, refits, seeds, labels_column) -> pd.DataFrame:
-    from topics.stability import labeling_stability
-    from topics.trends import compare_years
+    from topics.stats.stability import labeling_stability
+    from topics.stats.trends import compare_years
 
     held = None
     years = _two_years(corpus)
@@ -187,7 +178,7 @@ def _scores(corpus, labels, terms, names, refits, seeds, labels_column) -> pd.Da
         documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": np.asarray(labels)})
         try:
             comparison = compare_years(documents, *years)
-            comparison["label"] = comparison["topic"].astype(str)
+            comparison.table["label"] = comparison.table["topic"].astype(str)
             stability = labeling_stability(corpus, labels, comparison, refits, seeds=list(seeds))
             held = clear_changes_held(stability, comparison)
         except ValueError as exc:  # e.g. a year without any topic: nothing to compare

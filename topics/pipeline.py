@@ -17,15 +17,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from topics.bursts import detect_bursts
-from topics.embed import EmbeddingCache, Embedder, embed_texts, get_embedder
-from topics.groups import compare_groups, resolve_groups
-from topics.model import TopicModel, map_coordinates
-from topics.stability import seed_stability
-from topics.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
+from topics.stats.bursts import detect_bursts
+from topics.embedding.backends import Embedder, get_embedder
+from topics.embedding.cache import EmbeddingCache
+from topics.embedding.embed import embed_texts
+from topics.stats.comparison import Comparison
+from topics.stats.groups import compare_groups, resolve_groups
+from topics.clustering.layout import map_coordinates
+from topics.clustering.model import TopicModel
+from topics.stats.stability import seed_stability
+from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
-from topics.themes import Theme, ThemeTracking, as_themes, resolve_examples, track
-from topics.trends import pick_years, prevalence
+from topics.themes.specs import Theme, as_themes, resolve_examples
+from topics.themes.tracking import ThemeTracking, track
+from topics.stats.trends import pick_years, prevalence
 
 __all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
 
@@ -38,20 +43,19 @@ class Analysis:
 
     Attributes
     ----------
-    corpus : the validated corpus frame (:mod:`topics.corpus`)
+    corpus : the validated corpus frame (:mod:`topics.io.corpus`)
     embeddings : (n_docs, dim) array, one row per corpus row
     model : the fitted :class:`topics.TopicModel`
     coords : (n_docs, 2) UMAP layout for the topic map
-    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.tables`
-    prevalence : :func:`topics.trends.prevalence` by the grouping, over the compared groups
-    comparison : :func:`topics.groups.compare_groups` by the grouping, per topic; for two
-        years the :func:`topics.trends.compare_years` table. Its ``attrs["kind"]`` (see
-        :attr:`kind`) says which table it is: two groups, a trend over three or more
-        years, or unordered groups.
+    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.clustering.tables`
+    prevalence : :func:`topics.stats.trends.prevalence` by the grouping, over the compared groups
+    comparison : :func:`topics.stats.groups.compare_groups` by the grouping, per topic: a
+        :class:`~topics.stats.comparison.Comparison` of one of three kinds (two groups, a
+        trend over three or more years, or unordered groups) with its ``table``
     area_comparison : the same comparison per area (areas group topics)
-    stability : :func:`topics.stability.seed_stability` over ``stability_seeds`` (empty without)
-    bursts : :func:`topics.bursts.detect_bursts` over the years for trends (empty otherwise)
-    themes : :func:`topics.themes.track` over the ``themes`` asked for (``None`` without)
+    stability : :func:`topics.stats.stability.seed_stability` over ``stability_seeds`` (empty without)
+    bursts : :func:`topics.stats.bursts.detect_bursts` over the years for trends (empty otherwise)
+    themes : :func:`topics.themes.tracking.track` over the ``themes`` asked for (``None`` without)
     settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
     timings : seconds per stage
     """
@@ -66,9 +70,9 @@ class Analysis:
     representatives: pd.DataFrame
     similarity: pd.DataFrame
     prevalence: pd.DataFrame
-    comparison: pd.DataFrame
+    comparison: Comparison
+    area_comparison: Comparison
     areas: pd.DataFrame = field(default_factory=pd.DataFrame)
-    area_comparison: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     themes: ThemeTracking | None = None
     settings: dict = field(default_factory=dict)
@@ -76,35 +80,19 @@ class Analysis:
     bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
-    def year_a(self) -> int:
-        """The earlier year of a two-year comparison."""
-        if "year_a" not in self.comparison.attrs:
-            raise AttributeError(f"a {self.kind!r} comparison by {self.by!r} has no year_a; see comparison.attrs['groups']")
-        return int(self.comparison.attrs["year_a"])
-
-    @property
-    def year_b(self) -> int:
-        """The later year of a two-year comparison."""
-        if "year_b" not in self.comparison.attrs:
-            raise AttributeError(f"a {self.kind!r} comparison by {self.by!r} has no year_b; see comparison.attrs['groups']")
-        return int(self.comparison.attrs["year_b"])
-
-    @property
     def kind(self) -> str:
         """"two_groups", "trend" (three or more years) or "groups" (three or more unordered groups)."""
-        return str(self.comparison.attrs.get("kind", "two_groups"))
+        return self.comparison.kind
 
     @property
     def by(self) -> str:
         """The column the papers are grouped by ("year" unless another was asked for)."""
-        return str(self.comparison.attrs.get("by", "year"))
+        return self.comparison.by
 
     @property
     def groups(self) -> list:
         """The compared groups, in order."""
-        if "groups" in self.comparison.attrs:
-            return list(self.comparison.attrs["groups"])
-        return [self.year_a, self.year_b]  # a compare_years table made elsewhere
+        return list(self.comparison.groups)
 
 
 def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
@@ -143,9 +131,9 @@ def analyze(
     Parameters
     ----------
     corpus
-        A corpus frame (:func:`topics.read_corpus`, :func:`topics.datasets.iclr_sample`).
+        A corpus frame (:func:`topics.read_corpus`, :func:`topics.io.datasets.iclr_sample`).
     embedder
-        Backend name ("minilm", "minilm-fp32", "lsa") or an :class:`topics.embed.Embedder`.
+        Backend name ("minilm", "minilm-fp32", "lsa") or an :class:`topics.embedding.backends.Embedder`.
     model
         An unfitted :class:`TopicModel` to use; default ``TopicModel(random_state=...)``.
     embeddings
@@ -153,16 +141,17 @@ def analyze(
     years
         The years whose papers are compared; default every year present. With
         ``by="year"`` they are the groups: two years give the two-year comparison, three
-        or more a trend analysis (:func:`topics.groups.compare_groups`).
+        or more a trend analysis (:func:`topics.stats.groups.compare_groups`).
     include_outliers
         Count topic -1 in the prevalence and comparison tables.
     random_state
-        Seed for the topic model and the map layout.
+        Seed for the topic model and the map layout; a ``model`` given with its own
+        ``random_state`` uses that one, and the map and the report state it.
     cache, show_progress
-        Passed to :func:`topics.embed.embed_texts`.
+        Passed to :func:`topics.embedding.embed.embed_texts`.
     stability_seeds
         Further seeds to refit the topic model with, to see which topics and changes
-        hold (:func:`topics.stability.seed_stability`); each costs one more topic fit.
+        hold (:func:`topics.stats.stability.seed_stability`); each costs one more topic fit.
         Two-year comparisons only, for now.
     by
         The column to compare groups of: ``"year"`` (default), or any corpus column
@@ -171,12 +160,12 @@ def analyze(
     groups
         With another ``by``: the groups to compare, in order; default every value.
     themes
-        Research areas to track beside the topics (:class:`topics.themes.Theme` objects
-        or names, :func:`topics.themes.track`): each paper's similarity and membership,
+        Research areas to track beside the topics (:class:`topics.themes.tracking.Theme` objects
+        or names, :func:`topics.themes.tracking.track`): each paper's similarity and membership,
         and each theme's share compared between the first and the last year compared.
     scheduler
         Embed on a Dask cluster: a scheduler address or a ``distributed.Client``
-        (:mod:`topics.distributed`); default ``None``, this process.
+        (:mod:`topics.embedding.distributed`); default ``None``, this process.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -195,7 +184,13 @@ def analyze(
 
     start = time.perf_counter()
     if embeddings is None:
-        embeddings = embed_texts(embedding_texts(corpus), backend, cache=cache, show_progress=show_progress, scheduler=scheduler)
+        texts = embedding_texts(corpus)
+        if scheduler is None:
+            embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
+        else:
+            from topics.embedding.distributed import embed_texts_distributed
+
+            embeddings = embed_texts_distributed(texts, backend, scheduler=scheduler, cache=cache, show_progress=show_progress)
     elif len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
     timings["embedding"] = time.perf_counter() - start
@@ -206,8 +201,9 @@ def analyze(
     timings["topics"] = time.perf_counter() - start
 
     start = time.perf_counter()
+    seed = model.params_["random_state"]  # the model's own, where a model was given
     coords = map_coordinates(
-        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=random_state,
+        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=seed,
         neighbors=model.neighbors_, landmarks=model.landmarks_,
     )
     timings["map"] = time.perf_counter() - start
@@ -216,17 +212,17 @@ def analyze(
     documents = document_table(model, corpus)
     selected = documents[documents["year"].isin(years)]
     comparison = compare_groups(selected, by, groups, include_outliers=include_outliers)
-    groups = comparison.attrs["groups"]
+    groups = list(comparison.groups)
     prev = prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers)
     by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
     area_comparison = compare_groups(by_area, by, groups, include_outliers=include_outliers)
+    area_comparison = area_comparison.per_area(area_comparison.table)
     bursts = pd.DataFrame()
-    if comparison.attrs["kind"] == "trend" and by == "year":
+    if comparison.trend_over_years:
         bursts = detect_bursts(selected, include_outliers=include_outliers)
     result_tables = {
         "topics": topic_table(model, corpus),
         "areas": area_table(model),
-        "area_comparison": area_comparison,
         "terms": term_table(model),
         "representatives": representative_documents(model, corpus, embeddings),
         "similarity": topic_similarity(model),
@@ -247,7 +243,7 @@ def analyze(
 
     settings = {
         "embedding": backend.name if backend is not None else "precomputed embeddings",
-        "random_state": random_state,
+        "random_state": seed,
         "include_outliers": include_outliers,
         "n_documents": len(corpus),
         "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
@@ -275,6 +271,7 @@ def analyze(
         documents=documents,
         prevalence=prev,
         comparison=comparison,
+        area_comparison=area_comparison,
         stability=stability,
         themes=tracking,
         settings=settings,
@@ -324,17 +321,17 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     topic), ``area_comparison.csv`` (per area) and ``prevalence.csv`` (shares per group)
     into ``directory``, ``stability.csv`` where the analysis refitted with other seeds,
     ``bursts.csv`` where it looked for bursts (trends over years), and ``themes.csv`` (one
-    row per theme: :attr:`topics.themes.ThemeTracking.summary`) and ``theme_papers.csv``
+    row per theme: :attr:`topics.themes.tracking.ThemeTracking.summary`) and ``theme_papers.csv``
     (one row per theme member: theme, doc_id, year, title, similarity, source) where it
     tracked themes.
 
     ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
-    :func:`topics.groups.compare_groups`); ``documents.csv`` carries the grouping column
+    :func:`topics.stats.groups.compare_groups`); ``documents.csv`` carries the grouping column
     when it is not one of its own.
 
     Returns the paths written, by table name.
     """
-    from topics.tables import TOPIC_COLUMNS
+    from topics.clustering.tables import TOPIC_COLUMNS
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -345,12 +342,12 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     tables = {
         "documents": analysis.documents[document_cols],
         "topics": analysis.topics[TOPIC_COLUMNS],
-        "comparison": analysis.comparison,
+        "comparison": analysis.comparison.table,
         "prevalence": analysis.prevalence,
     }
     if len(analysis.areas):
         tables["areas"] = analysis.areas
-        tables["area_comparison"] = analysis.area_comparison.rename(columns={"topic": "area"})
+        tables["area_comparison"] = analysis.area_comparison.table.rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
     if len(analysis.bursts):

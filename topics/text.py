@@ -6,7 +6,9 @@ other forms the pipeline needs:
 * :func:`normalize_whitespace` -- the key used to find duplicate abstracts;
 * :func:`clean_for_terms` -- the text that topic terms and names are computed from,
   with LaTeX markup removed so that ``$D$``, ``\\textit{...}``, ``````, or ``\\alpha``
-  never show up as topic terms.
+  never show up as topic terms;
+* :func:`normalize` -- the one form in which words are compared (lower case, accents
+  folded, punctuation a space), and :func:`singular`, the one plural rule.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["clean_for_terms", "first_sentence", "normalize_whitespace", "text_hash"]
+__all__ = ["clean_for_terms", "first_sentence", "fold_accents", "normalize", "normalize_whitespace", "singular", "singular_words", "text_hash"]
 
 _WS = re.compile(r"\s+")
 
@@ -89,3 +91,50 @@ def first_sentence(text: str, *, max_chars: int = 160) -> str:
     if len(sentence) > max_chars:
         sentence = sentence[: max_chars - 1].rsplit(" ", 1)[0] + "…"
     return sentence
+
+
+def fold_accents(text: str) -> str:
+    """Accents folded to ASCII letters ("Schrödinger" -> "Schrodinger")."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
+
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def normalize(text: str) -> str:
+    """Lower case, accents folded, every run of characters other than letters and digits
+    one space, no space at the ends: the form in which words and phrases are compared.
+
+    >>> normalize("Self-Supervised  Learning (SSL) à la Schrödinger")
+    'self supervised learning ssl a la schrodinger'
+    """
+    return _NOT_ALNUM.sub(" ", fold_accents(text).lower()).strip()
+
+
+def singular(word: str) -> str:
+    """``word`` without a plural ending, the package's one plural rule (for comparing
+    words, not for display): "-ies" -> "-y" ("studies"), "-es" after s, x, z, ch or sh
+    ("processes", "boxes", "patches"), else a final "s" unless the word ends in "ss",
+    "us" or "is" ("models", "LLMs"; not "loss", "corpus", "analysis"). Both words of a
+    comparison go through it, so a stem that is not a word ("bia" from "bias") does no
+    harm; it is not for display.
+    """
+    if len(word) > 4 and word.endswith("ies") and word not in ("series", "species"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("ss", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def singular_words(text: str) -> str:
+    """:func:`normalize` of ``text`` with every word :func:`singular`: two texts that use a
+    phrase in the singular and in the plural ("diffusion model", "Diffusion Models") meet.
+
+    >>> singular_words("Diffusion-Models for graph studies")
+    'diffusion model for graph study'
+    """
+    return " ".join(singular(w) for w in normalize(text).split())

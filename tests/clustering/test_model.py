@@ -1,0 +1,199 @@
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.metrics import adjusted_rand_score
+
+from tests.conftest import THEMES
+from topics.text import clean_for_terms
+from topics.clustering.model import TopicModel, size_rule
+from topics.embedding.embed import embed_texts
+from topics.clustering.tables import document_table, representative_documents, term_table, topic_table
+
+
+@pytest.fixture(scope="module")
+def theme_embeddings(theme_corpus):
+    return embed_texts(theme_corpus["abstract"].tolist(), "lsa", cache=False)
+
+
+@pytest.fixture(scope="module")
+def theme_model(theme_corpus, theme_embeddings):
+    return TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+
+
+def test_recovers_known_themes(theme_corpus, theme_model):
+    labels = theme_model.labels_
+    assert len(set(labels) - {-1}) == 4
+    assert adjusted_rand_score(theme_corpus["theme"], labels) > 0.9
+    names = set(theme_model.topic_names_.values())
+    assert len(names) == len(theme_model.topic_names_)  # distinct
+    # each theme's topic is named by one of that theme's own words
+    for theme, topic in zip(theme_corpus["theme"], labels):
+        if topic != -1:
+            assert any(w in THEMES[theme].split() for w in theme_model.topic_names_[topic].split()), theme_model.topic_names_[topic]
+
+
+def test_same_seed_same_assignments(theme_corpus, theme_embeddings, theme_model):
+    again = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+    np.testing.assert_array_equal(again.labels_, theme_model.labels_)
+    assert again.topic_names_ == theme_model.topic_names_
+
+
+def test_size_rule_scales_with_corpus():
+    small, large = size_rule(90), size_rule(4364)
+    assert small == {"n_neighbors": 5, "min_cluster_size": 4, "min_samples": 1}
+    assert large == {"n_neighbors": 15, "min_cluster_size": 22, "min_samples": 7}
+
+
+def test_explicit_parameters_win(theme_corpus, theme_embeddings):
+    m = TopicModel(min_cluster_size=9, n_neighbors=7, random_state=1).fit(theme_corpus, theme_embeddings)
+    assert m.params_["min_cluster_size"] == 9 and m.params_["n_neighbors"] == 7
+    assert TopicModel(min_cluster_size=9).get_params()["min_cluster_size"] == 9  # sklearn contract
+    first = m.texts_[0]
+    m.fit(theme_corpus.iloc[::-1], theme_embeddings[::-1])  # a refit forgets the texts of the first fit
+    assert m.texts_[0] == first_text(theme_corpus.iloc[-1]) and m.texts_[-1] == first
+    assert not hasattr(TopicModel(), "texts_")
+    assert m.fit_texts_[0] == clean_for_terms(theme_corpus["abstract"].iloc[-1])  # as terms are counted
+
+
+def first_text(row) -> str:
+    return row["abstract"]
+
+
+def test_input_validation(theme_corpus, theme_embeddings):
+    with pytest.raises(ValueError, match="shape"):
+        TopicModel().fit(theme_corpus, theme_embeddings[:-1])
+    with pytest.raises(ValueError, match="at least 10"):
+        TopicModel().fit(theme_corpus.head(5), theme_embeddings[:5])
+    with pytest.raises(NotFittedError, match="not fitted"):  # scikit-learn's own error
+        topic_table(TopicModel())
+    with pytest.raises(NotFittedError):
+        TopicModel().topics
+
+
+def test_reduce_outliers_keeps_the_original_share(sample_corpus):
+    emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
+    # outlier_share=1 keeps every paper the consensus left out, so there are some to reassign
+    plain = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    assert (plain.labels_ == -1).any(), "the sample should have some outliers to reassign"
+    assert plain.outlier_share_ == pytest.approx(plain.core_outlier_share_)
+    reduced = TopicModel(random_state=0, outlier_share=1.0, reduce_outliers=True).fit(sample_corpus, emb)
+    assert not (reduced.labels_ == -1).any() and reduced.outlier_share_ == 0
+    assert reduced.core_outlier_share_ == pytest.approx(plain.core_outlier_share_)
+
+
+def test_neighbour_votes_assign_most_consensus_outliers(sample_corpus):
+    emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
+    kept = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    voted = TopicModel(random_state=0).fit(sample_corpus, emb)
+    assert voted.core_outlier_share_ == pytest.approx(kept.core_outlier_share_)
+    assert voted.outlier_share_ < kept.outlier_share_
+    # only former outliers moved: papers with a consensus topic keep their grouping
+    # (topic ids are renumbered by size, so compare the partitions)
+    had_topic = kept.labels_ != -1
+    assert adjusted_rand_score(voted.labels_[had_topic], kept.labels_[had_topic]) == pytest.approx(1.0)
+
+
+def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
+    before = dict(theme_model.topic_names_)
+    renamed = theme_model.rename({0: "my name"})
+    assert renamed.topic_names_[0] == "my name" and theme_model.topic_names_ == before
+    merged = theme_model.merge([0, 1])
+    assert len(set(merged.labels_) - {-1}) == 3
+    assert len(set(theme_model.labels_) - {-1}) == 4
+    merged_docs = np.isin(theme_model.labels_, [0, 1])
+    assert len(set(merged.labels_[merged_docs])) == 1
+    with pytest.raises(KeyError):
+        theme_model.rename({99: "x"})
+
+
+def test_tables(theme_corpus, theme_embeddings, theme_model):
+    docs = document_table(theme_model, theme_corpus)
+    assert docs.columns[:9].tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
+    topics = topic_table(theme_model)
+    assert topics["n_docs"].sum() == len(theme_corpus)
+    assert topics["share"].sum() == pytest.approx(1)
+    terms = term_table(theme_model)
+    assert terms.groupby("topic")["weight"].apply(lambda w: w.is_monotonic_decreasing).all()
+    reps = representative_documents(theme_model, theme_corpus, theme_embeddings, n=2)
+    assert (reps.groupby("topic").size() == 2).all()
+    assert (docs.set_index("doc_id").loc[reps["doc_id"], "topic"].to_numpy() == reps["topic"].to_numpy()).all()
+
+
+def test_latex_never_becomes_a_term(sample_analysis):
+    terms = set(sample_analysis.terms["term"])
+    for token in terms:
+        assert not any(ch in token for ch in "$\\{}`'"), token
+    for junk in ("mathcal", "textbf", "textit", "mathbb", "emph", "alpha"):
+        assert not any(junk in t.split() for t in terms), junk
+
+
+def test_nearest_neighbors_are_exact_and_self_first():
+    from topics.clustering.neighbors import nearest_neighbors
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 8)).astype(np.float32)
+    idx, dist = nearest_neighbors(x, n_neighbors=6)
+    assert idx.shape == dist.shape == (60, 6) and idx.dtype == np.int32 and dist.dtype == np.float32
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    full = 1 - unit @ unit.T
+    np.testing.assert_array_equal(idx, np.argsort(full, axis=1, kind="stable")[:, :6])
+    np.testing.assert_allclose(dist, np.take_along_axis(full, idx, axis=1), atol=1e-5)
+    assert (idx[:, 0] == np.arange(60)).all() and np.allclose(dist[:, 0], 0, atol=1e-6)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        nearest_neighbors(x, n_neighbors=61)
+
+
+def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings):
+    from topics.clustering.neighbors import nearest_neighbors
+    from topics.clustering.layout import map_coordinates
+
+    model = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+    k = model.params_["n_neighbors"]
+    # one exact graph with each document first and k neighbours after it, shared with the map
+    assert model.neighbors_[0].shape == (len(theme_corpus), k + 1)
+    np.testing.assert_array_equal(model.neighbors_[0], nearest_neighbors(theme_embeddings, n_neighbors=k + 1)[0])
+    shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=model.neighbors_)
+    again = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=nearest_neighbors(theme_embeddings, n_neighbors=k))
+    assert shared.shape == (len(theme_corpus), 2) and np.isfinite(shared).all()
+    np.testing.assert_array_equal(shared, again)  # the same exact graph either way
+    with pytest.raises(ValueError, match="at least"):
+        map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in model.neighbors_))
+
+
+@pytest.mark.slow
+def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
+    """Self-supervised learning, long-tailed recognition and optimal transport are in the
+    bundled files: each comes out as a topic name, and that topic holds the papers about it.
+    (bf16 is asked for explicitly, so the vectors are the same on CPUs without native bf16.)"""
+    import re
+
+    import topics
+    from topics.naming.acronyms import find_acronyms
+    from topics.embedding.backends import SentenceTransformerEmbedder
+    from topics.naming.labels import GENERIC_PHRASES
+
+    analysis = topics.analyze(sample_corpus, embedder=SentenceTransformerEmbedder(precision="bf16"), random_state=0, cache=False)
+    names = {t: n for t, n in analysis.model.topic_names_.items() if t != -1}
+    docs = analysis.documents
+
+    def topic_named(pattern: str) -> int:
+        found = [t for t, n in names.items() if re.search(pattern, n)]
+        assert found, f"no topic name matches {pattern!r}: {sorted(names.values())}"
+        return found[0]
+
+    themes = {
+        r"^self-supervised learning$": r"^Self-supervised learning|self-supervised learning \(SSL\)",
+        r"^long-tailed": r"long-tailed recognition",
+        r"^optimal transport$": r"Optimal Transport \(OT\)|Sinkhorn",
+    }
+    for name, papers in themes.items():
+        topic = topic_named(name)
+        about = docs["abstract"].str.contains(papers, regex=True)
+        assert about.sum() >= 2
+        where = docs.loc[about, "topic"].value_counts()
+        # the named topic holds more of the papers about its theme than any other topic
+        assert where.get(topic, 0) == where.max(), f"{names[topic]!r} holds {where.get(topic, 0)} of {dict(where)}"
+    acronyms = {a.lower() for a in find_acronyms(sample_corpus["abstract"])}
+    for name in names.values():
+        assert name not in GENERIC_PHRASES
+        assert not set(name.replace(",", " ").split()) & acronyms, f"{name!r} is a bare acronym the corpus defines"

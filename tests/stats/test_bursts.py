@@ -1,0 +1,87 @@
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tests.conftest import make_trend_documents
+from topics.stats.bursts import detect_bursts, kleinberg_states
+
+
+def brute_force(r, d, s=2.0, gamma=1.0):
+    """Every state sequence, costed by Kleinberg's definition (binomial likelihood with
+    the coefficient, gamma ln T to enter a burst, start in the base state)."""
+    r, d = np.asarray(r), np.asarray(d)
+    p0 = r.sum() / d.sum()
+    rates = (p0, min(s * p0, 1 - 1e-12))
+    tau = gamma * math.log(len(r))
+
+    def sigma(i, t):
+        p = rates[i]
+        return -(math.log(math.comb(int(d[t]), int(r[t]))) + r[t] * math.log(p) + (d[t] - r[t]) * math.log1p(-p))
+
+    best = None
+    for seq in itertools.product((0, 1), repeat=len(r)):
+        cost, prev = 0.0, 0
+        for t, q in enumerate(seq):
+            cost += sigma(q, t) + (tau if q > prev else 0.0)
+            prev = q
+        # ties: the sequence with fewer burst batches, then the earlier-starting base
+        key = (round(cost, 9), sum(seq), seq)
+        if best is None or key < best[0]:
+            best = (key, seq)
+    return list(best[1])
+
+
+def test_states_match_brute_force_enumeration():
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(300):
+        d = rng.integers(5, 200, size=5)
+        p = rng.uniform(0.02, 0.3, size=5)
+        r = rng.binomial(d, p)
+        if r.sum() == 0:
+            continue
+        assert kleinberg_states(r, d).tolist() == brute_force(r, d), (r, d)
+        checked += 1
+    assert checked > 250
+
+
+def test_states_by_hand_and_broadcasting():
+    # 10 % every year except a jump to 30 % in the third: a one-year burst.
+    d = np.array([100, 100, 100, 100, 100])
+    r = np.array([[10, 10, 30, 10, 10], [10, 10, 10, 10, 10], [0, 0, 0, 0, 0]])
+    states = kleinberg_states(r, d)
+    assert states.tolist() == [[0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]
+    # the burst pays off: 30 papers at twice the base rate (14 %) against the cost ln 5 of entering
+    p0 = 70 / 500
+    gain = 30 * math.log(2) + 70 * math.log((1 - 2 * p0) / (1 - p0))
+    assert gain > math.log(5)
+    # a dearer transition (gamma) removes it
+    assert kleinberg_states(r[0], d, gamma=gain / math.log(5) + 0.01).tolist() == [0] * 5
+
+
+def test_detect_bursts_finds_the_peak_and_skips_small_topics():
+    docs = make_trend_documents(4)
+    bursts = detect_bursts(docs)
+    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight"]
+    bump = bursts[bursts["label"] == "bump"]
+    assert len(bump) == 1 and bump["start"].iloc[0] <= 2023 <= bump["end"].iloc[0]
+    assert bump["end"].iloc[0] == 2023  # it falls back afterwards
+    assert bursts["weight"].is_monotonic_decreasing and (bursts["weight"] > 0).all()
+    row = bump.iloc[0]
+    years = docs[(docs["year"] >= row["start"]) & (docs["year"] <= row["end"])]
+    assert row["share_burst"] == pytest.approx((years["topic_label"] == "bump").mean())
+    assert "flat" not in bursts["label"].tolist()
+    few = detect_bursts(docs, min_docs=10_000)
+    assert few.empty and list(few.columns) == list(bursts.columns)
+
+
+def test_bad_parameters():
+    with pytest.raises(ValueError, match="s must be above 1"):
+        kleinberg_states([1, 2], [10, 10], s=1.0)
+    with pytest.raises(ValueError, match="gamma must be 0 or more"):
+        kleinberg_states([1, 2], [10, 10], gamma=-1)
+    with pytest.raises(ValueError, match="min_docs"):
+        detect_bursts(pd.DataFrame({"year": [2021], "topic": [0]}), min_docs=-1)

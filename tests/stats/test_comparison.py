@@ -1,0 +1,316 @@
+"""The comparison objects of topics.stats.comparison: which kind compare_groups returns,
+and what each kind says (narrate), draws (figures), lists (rows, tag) and is called
+(title, file_stem). Small hand-made documents tables only, no model."""
+
+import dataclasses
+
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from tests.conftest import TREND_YEARS, make_trend_documents
+from topics.stats import narration
+from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
+from topics.stats.groups import compare_groups
+from topics.stats.trends import compare_years, prevalence
+
+
+def _docs(counts: dict, by: str = "year") -> pd.DataFrame:
+    rows = [{by: g, "topic": t, "topic_label": f"t{t}"} for g, per in counts.items() for t, n in per.items() for _ in range(n)]
+    return pd.DataFrame(rows)
+
+
+def _per_area(docs: pd.DataFrame, areas: dict, by: str = "year", **kwargs) -> Comparison:
+    """The comparison of ``docs`` with topics pooled into areas, as the pipeline builds it."""
+    by_area = docs.assign(topic=docs["topic"].map(areas), topic_label=docs["topic"].map(areas).map(lambda a: f"area {a}"))
+    comparison = compare_groups(by_area, by, **kwargs)
+    return comparison.per_area(comparison.table)
+
+
+TWO_YEARS = {2024: {0: 2, 1: 15, 2: 3, -1: 5}, 2025: {0: 30, 1: 30, 2: 20, -1: 9}}
+VENUES = {"ICLR": {0: 40, 1: 30, 2: 30}, "ICML": {0: 10, 1: 60, 2: 30}, "NeurIPS": {0: 20, 1: 45, 2: 35}}
+STATUS = {"Oral": {0: 30, 1: 10}, "Poster": {0: 100, 1: 300}}
+
+
+@pytest.fixture(scope="module")
+def years():
+    return _docs(TWO_YEARS)
+
+
+@pytest.fixture(scope="module")
+def two(years):
+    return compare_groups(years)
+
+
+@pytest.fixture(scope="module")
+def pair():
+    return compare_groups(_docs(STATUS, by="status"), by="status")
+
+
+@pytest.fixture(scope="module")
+def trend_docs():
+    return make_trend_documents(0)
+
+
+@pytest.fixture(scope="module")
+def trend(trend_docs):
+    return compare_groups(trend_docs)
+
+
+@pytest.fixture(scope="module")
+def venues():
+    return _docs(VENUES, by="venue")
+
+
+@pytest.fixture(scope="module")
+def grouped(venues):
+    return compare_groups(venues, by="venue")
+
+
+# --------------------------------------------------------------------------- which kind
+
+
+def test_compare_groups_returns_the_kind_of_its_groups(two, pair, trend, grouped, trend_docs, venues):
+    assert type(two) is TwoGroups and two.kind == "two_groups" and two.by == "year" and two.groups == (2024, 2025)
+    assert type(pair) is TwoGroups and pair.by == "status" and pair.groups == ("Oral", "Poster")
+    assert type(trend) is Trend and trend.kind == "trend" and trend.groups == TREND_YEARS and trend.step == "year"
+    assert type(grouped) is Groups and grouped.kind == "groups" and grouped.groups == ("ICLR", "ICML", "NeurIPS")
+    assert all(isinstance(c, Comparison) for c in (two, pair, trend, grouped))
+    # the table is the per-topic DataFrame, one row per topic
+    assert isinstance(two.table, pd.DataFrame) and len(two) == len(two.table) == 3
+    assert len(grouped) == 3 and len(trend) == trend_docs["topic"].nunique()
+    # ordered or not decides between a trend and unordered groups
+    assert type(compare_groups(trend_docs, ordered=False)) is Groups
+    tiers = trend_docs.assign(tier=trend_docs["year"].map({2021: "a", 2022: "a", 2023: "b", 2024: "c", 2025: "c"}))
+    steps = compare_groups(tiers, by="tier", groups=["a", "b", "c"], ordered=True)
+    assert type(steps) is Trend and steps.step == "step" and steps.scores == (0.0, 1.0, 2.0)
+    assert type(compare_groups(venues, by="venue", ordered=True)) is Trend
+    # two groups are two groups whether ordered or not, and compare_years agrees
+    assert type(compare_groups(venues[venues["venue"] != "ICML"], by="venue")) is TwoGroups
+    assert type(compare_groups(trend_docs, groups=[2021, 2025], ordered=False)) is TwoGroups
+    assert type(compare_years(trend_docs, 2021, 2025)) is TwoGroups
+
+
+def test_sizes_count_the_documents_with_a_topic_per_group(two, pair, trend, grouped, trend_docs, years):
+    assert two.sizes == {2024: 20, 2025: 80} and (two.n_a, two.n_b) == (20, 80)
+    assert pair.sizes == {"Oral": 40, "Poster": 400} and (pair.n_a, pair.n_b) == (40, 400)
+    assert trend.sizes == {y: int((trend_docs["year"] == y).sum()) for y in TREND_YEARS}
+    assert grouped.sizes == {"ICLR": 100, "ICML": 100, "NeurIPS": 100}
+    counted = compare_groups(years, include_outliers=True)
+    assert counted.sizes == {2024: 25, 2025: 89} and counted.outliers_counted and not two.outliers_counted
+
+
+def test_year_a_only_where_the_groups_are_two_years(two, pair, trend, grouped):
+    assert (two.year_a, two.year_b) == (2024, 2025) and (two.group_a, two.group_b) == (2024, 2025)
+    assert (pair.group_a, pair.group_b) == ("Oral", "Poster")
+    with pytest.raises(AttributeError, match="by 'status' has no year_a"):
+        _ = pair.year_a
+    with pytest.raises(AttributeError, match="by 'status' has no year_b"):
+        _ = pair.year_b
+    for other in (trend, grouped):
+        with pytest.raises(AttributeError, match="has no year_a"):
+            _ = other.year_a
+        assert not hasattr(other, "year_b")
+    assert trend.trend_over_years and not two.trend_over_years and not grouped.trend_over_years
+
+
+def test_comparisons_are_frozen(two):
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        two.by = "venue"
+
+
+# --------------------------------------------------------------------------- per area
+
+
+def test_per_area_keeps_kind_groups_and_sizes(two, trend, grouped):
+    for comparison in (two, trend, grouped):
+        table = comparison.table.head(2).copy()
+        area = comparison.per_area(table)
+        assert type(area) is type(comparison) and area.kind == comparison.kind
+        assert area.by == comparison.by and area.groups == comparison.groups and area.sizes == comparison.sizes
+        assert area.unit == "area" and comparison.unit == "topic"
+        assert area.table is table and len(area) == 2
+    area = trend.per_area(trend.table)
+    assert area.scores == trend.scores and area.step == trend.step
+
+
+# --------------------------------------------------------------------------- tag
+
+
+def _row(comparison, label):
+    return comparison.table.set_index("label").loc[label].to_dict()
+
+
+def test_tag_per_kind(two, pair, trend, grouped):
+    # a trend: rising classes "grew", fading "shrank", the rest no tag
+    assert trend.tag(_row(trend, "fading")) == ("fading", "shrank")
+    assert trend.tag(_row(trend, "emerging")) == ("emerging", "grew")
+    assert trend.tag({"trend": "growing"}) == ("growing", "grew")
+    assert trend.tag({"trend": "stable"}) == ("", "") and trend.tag({"trend": "no clear trend"}) == ("", "")
+    # two years: grew / shrank
+    assert two.tag(_row(two, "t0")) == ("grew", "grew") and two.tag(_row(two, "t1")) == ("shrank", "shrank")
+    assert two.tag({"direction": "no clear change"}) == ("", "")
+    # two other groups and unordered groups: a lean
+    assert pair.tag(_row(pair, "t0")) == ("higher in Oral", "lean")
+    assert pair.tag(_row(pair, "t1")) == ("higher in Poster", "lean")
+    assert pair.tag({"direction": "no clear difference"}) == ("", "")
+    assert grouped.tag(_row(grouped, "t0")) == ("more in ICLR", "lean")
+    assert grouped.tag({"leans": "less in ICML"}) == ("less in ICML", "lean")
+    assert grouped.tag({"leans": "no clear difference"}) == ("", "")
+    for comparison in (two, pair, trend, grouped):
+        assert comparison.tag(None) == ("", "")
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def test_two_groups_rows(two):
+    stability = pd.DataFrame({"topic": [0, 1], "same_direction": [3, 1], "n_seeds": [3, 3]})
+    rows = two.rows(stability=stability)
+    assert len(rows) == len(two.table)
+    assert all(set(r) == {"topic", "label", "n_a", "n_b", "share_a", "share_b", "diff", "low", "high", "z", "q", "direction", "held"}
+               for r in rows)
+    assert [r["topic"] for r in rows] == two.table["topic"].tolist()
+    row = next(r for r in rows if r["topic"] == 0)
+    expected = two.table.set_index("topic").loc[0]
+    assert (row["n_a"], row["n_b"]) == (2, 30) and row["share_a"] == pytest.approx(0.1) and row["share_b"] == pytest.approx(0.375)
+    assert (row["diff"], row["low"], row["high"]) == pytest.approx((expected["diff_pp"], expected["ci_low_pp"], expected["ci_high_pp"]))
+    assert (row["z"], row["q"], row["direction"]) == (expected["z"], expected["q_value"], "grew")
+    assert row["held"] == "3/3" and next(r for r in rows if r["topic"] == 1)["held"] == "1/3"
+    assert next(r for r in rows if r["topic"] == 2)["held"] == ""
+    assert all(r["held"] == "" for r in two.rows())
+
+
+def test_trend_rows(trend):
+    bursts = pd.DataFrame({"topic": [4, 4, 0], "start": [2024, 2022, 2025], "end": [2024, 2023, 2025]})
+    rows = trend.rows(bursts=bursts)
+    assert len(rows) == len(trend.table) and [r["topic"] for r in rows] == trend.table["topic"].tolist()
+    assert all(set(r) == {"topic", "label", "shares", "slope", "low", "high", "z", "q", "trend", "row_class", "burst"} for r in rows)
+    by_label = {r["label"]: r for r in rows}
+    expected = trend.table.set_index("label").loc["fading"]
+    fading = by_label["fading"]
+    assert fading["shares"] == pytest.approx([expected[f"share_{y}"] for y in TREND_YEARS])
+    assert (fading["slope"], fading["low"], fading["high"]) == pytest.approx(
+        (expected["slope_pp"], expected["slope_low_pp"], expected["slope_high_pp"]))
+    assert fading["trend"] == "fading" and fading["row_class"] == "shrank" and fading["burst"] == ""
+    assert by_label["emerging"]["row_class"] == "grew" and by_label["emerging"]["burst"] == "2025"
+    assert by_label["bump"]["burst"] == "2022–2023, 2024"  # sorted by start, a span with a dash
+    assert all(r["burst"] == "" for r in trend.rows())
+
+
+def test_groups_rows(grouped):
+    rows = grouped.rows()
+    assert len(rows) == len(grouped.table) and [r["topic"] for r in rows] == grouped.table["topic"].tolist()
+    assert all(set(r) == {"topic", "label", "shares", "share_all", "zs", "chi2", "q", "leans", "row_class"} for r in rows)
+    row = next(r for r in rows if r["topic"] == 0)
+    expected = grouped.table.set_index("topic").loc[0]
+    assert row["shares"] == pytest.approx([0.4, 0.1, 0.2]) and row["share_all"] == pytest.approx(70 / 300)
+    assert row["zs"] == pytest.approx([expected[f"z_{g}"] for g in grouped.groups])
+    assert row["leans"] == "more in ICLR" and row["row_class"] == "lean"
+    quiet = compare_groups(_docs({"A": {0: 10, 1: 10}, "B": {0: 10, 1: 10}, "C": {0: 11, 1: 9}}, by="venue"), by="venue")
+    assert all(r["row_class"] == "" and r["leans"] == "no clear difference" for r in quiet.rows())
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_two_groups_figures(two, pair, years):
+    prev = prevalence(years)
+    sentinel = go.Figure()
+    assert list(two.figures(prev)) == ["shift", "significance", "sizes"]
+    assert list(two.figures(prev, topic_map=sentinel)) == ["shift", "significance", "map", "sizes"]
+    assert two.figures(prev, topic_map=sentinel)["map"] is sentinel
+    areas = _per_area(years, {0: 0, 1: 0, 2: 1, -1: -1})
+    assert len(areas) == 2
+    figs = two.figures(prev, areas=areas, topic_map=sentinel)
+    assert list(figs) == ["area_shift", "shift", "significance", "map", "sizes"]
+    assert figs["area_shift"].layout.title.text == "Which areas grew or shrank from 2024 to 2025?"
+    assert figs["shift"].layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
+    one_area = _per_area(years, {0: 0, 1: 0, 2: 0, -1: -1})
+    assert len(one_area) == 1 and "area_shift" not in two.figures(prev, areas=one_area)
+    shift = pair.figures(prevalence(_docs(STATUS, by="status"), by="status"))
+    assert list(shift) == ["shift", "significance", "sizes"]
+    assert shift["shift"].layout.title.text == "Which topics are more common in Oral or in Poster?"
+
+
+def test_trend_figures(trend, trend_docs):
+    prev = prevalence(trend_docs)
+    sentinel = go.Figure()
+    assert list(trend.figures(prev)) == ["trends", "movers", "slopes"]
+    areas = _per_area(trend_docs, {t: t % 2 for t in range(8)})
+    assert type(areas) is Trend and len(areas) == 2
+    figs = trend.figures(prev, areas=areas, topic_map=sentinel)
+    assert list(figs) == ["trends", "movers", "slopes", "area_slopes", "map"]
+    assert figs["map"] is sentinel and figs["area_slopes"].layout.title.text == "Which areas rose or fell?"
+    assert figs["slopes"].layout.title.text == "Which topics rose or fell, 2021–2025?"
+
+
+def test_groups_figures(grouped, venues):
+    prev = prevalence(venues, by="venue")
+    sentinel = go.Figure()
+    assert list(grouped.figures(prev)) == ["heatmap", "sizes"]
+    areas = _per_area(venues, {0: 0, 1: 1, 2: 1}, by="venue")
+    assert type(areas) is Groups and len(areas) == 2
+    figs = grouped.figures(prev, areas=areas, topic_map=sentinel)
+    assert list(figs) == ["heatmap", "area_heatmap", "sizes", "map"]
+    assert figs["map"] is sentinel and figs["area_heatmap"].layout.title.text == "Which areas lean to which group?"
+
+
+def test_overview_is_the_chart_of_each_kind(two, trend, grouped):
+    assert two.overview_key == "shift" and trend.overview_key == "slopes" and grouped.overview_key == "heatmap"
+    assert two.overview().layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
+    assert two.per_area(two.table).overview().layout.yaxis.title.text.startswith("area (sorted by z-score")
+    assert trend.overview(title="T").layout.title.text == "T"
+    assert grouped.overview().data[0].type == "heatmap"
+
+
+# --------------------------------------------------------------------------- title and file name
+
+
+def test_title_and_file_stem_per_kind(two, pair, trend, grouped, trend_docs):
+    assert two.title("ICLR") == "ICLR 2024 vs 2025: topics and trends" and two.file_stem("iclr") == "iclr-2024-vs-2025"
+    assert pair.title("ICLR") == "ICLR: topics by status (Oral, Poster)" and pair.file_stem("iclr") == "iclr-by-status"
+    assert trend.title("ICLR") == "ICLR 2021–2025: topics and trends" and trend.file_stem("iclr") == "iclr-2021-2025"
+    assert grouped.title("Papers") == "Papers: topics by venue (ICLR, ICML, NeurIPS)"
+    assert grouped.file_stem("topics") == "topics-by-venue"
+    tiers = trend_docs.assign(tier=trend_docs["year"].map({2021: "low", 2022: "low", 2023: "mid", 2024: "high", 2025: "high"}))
+    steps = compare_groups(tiers, by="tier", groups=["low", "mid", "high"], ordered=True)
+    assert steps.title("ICLR") == "ICLR low–high: topics and trends" and steps.file_stem("iclr") == "iclr-by-tier"
+
+
+# --------------------------------------------------------------------------- narrate
+
+
+def test_two_years_narrate_is_narrate_years_led_by_the_areas(two, years):
+    text = two.narrate()
+    assert text == narration.narrate_years(two)
+    assert text[0].startswith("Comparing 2024 (20 papers assigned to a topic) with 2025 (80) across 3 topics, ")
+    assert two.narrate(max_items=1, alpha=0.01) == narration.narrate_years(two, max_items=1, alpha=0.01)
+    stability = pd.DataFrame({"topic": [0, 1, 2], "label": ["t0", "t1", "t2"], "n_seeds": 2, "recovered": [2, 2, 1],
+                              "stable": [True, False, False]})
+    assert two.narrate(stability=stability) == narration.narrate_years(two, stability=stability)
+    assert two.narrate(stability=stability)[-1].startswith("Refitted with 2 other seeds, 2 of 3 topics came back every time")
+    areas = _per_area(years, {0: 0, 1: 0, 2: 1, -1: -1})
+    led = two.narrate(areas=areas)
+    assert led == narration.narrate_areas(areas, max_items=3) + narration.narrate_years(two)
+    assert led[0].startswith("The topics fall into 2 areas; ")
+    # the areas get half the items (rounded up)
+    assert two.narrate(areas=areas, max_items=1) == narration.narrate_areas(areas, max_items=1) + narration.narrate_years(two, max_items=1)
+
+
+def test_pair_trend_and_groups_narrate_with_their_functions(pair, trend, grouped, trend_docs):
+    assert pair.narrate() == narration.narrate_pair(pair)
+    assert pair.narrate()[0].startswith("Comparing Oral (40 papers with a topic) with Poster (400) across 2 topics, ")
+    # areas lead only a comparison of two years
+    areas = _per_area(_docs(STATUS, by="status"), {0: 0, 1: 1}, by="status")
+    assert pair.narrate(areas=areas, max_items=1, alpha=0.01) == narration.narrate_pair(pair, max_items=1, alpha=0.01)
+
+    bursts = pd.DataFrame([{"topic": 4, "label": "bump", "start": 2023, "end": 2023, "share_burst": 0.1, "share_all": 0.06}])
+    text = trend.narrate(bursts=bursts, areas=_per_area(trend_docs, {t: t % 2 for t in range(8)}))
+    assert text == narration.narrate_trend(trend, bursts=bursts)
+    assert text[0].startswith("From 2021 to 2025 (5 years with ")
+    assert trend.narrate(max_items=1, alpha=0.01) == narration.narrate_trend(trend, max_items=1, alpha=0.01)
+
+    assert grouped.narrate() == narration.narrate_groups(grouped)
+    assert grouped.narrate()[0].startswith("Comparing ICLR (100 papers with a topic), ICML (100) and NeurIPS (100) by venue")
+    assert grouped.narrate(max_items=1, alpha=0.01) == narration.narrate_groups(grouped, max_items=1, alpha=0.01)

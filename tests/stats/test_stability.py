@@ -1,0 +1,103 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+import topics
+from tests.conftest import make_theme_corpus
+from topics.clustering.model import TopicModel
+from topics.clustering.tables import document_table
+from topics.embedding.embed import embed_texts
+from topics.stats import narration
+from topics.stats.comparison import TwoGroups
+from topics.stats.stability import match_topics, seed_stability
+from topics.stats.trends import compare_years
+
+
+def test_match_topics_by_hand():
+    reference = [0, 0, 0, 1, 1, -1, -1]
+    other = [5, 5, -1, 5, 6, 6, -1]
+    m = match_topics(reference, other).set_index("topic")
+    # topic 0 = {0,1,2}; 5 = {0,1,3}: 2 shared of 4 -> 0.5; 6 = {4,5}: none
+    assert m.loc[0, "match"] == 5 and m.loc[0, "jaccard"] == pytest.approx(0.5)
+    # topic 1 = {3,4}; 5: 1 of 4 -> 0.25; 6 = {4,5}: 1 of 3 -> 1/3
+    assert m.loc[1, "match"] == 6 and m.loc[1, "jaccard"] == pytest.approx(1 / 3)
+    assert -1 not in m.index
+    lost = match_topics([0, 0, 1], [-1, -1, 2]).set_index("topic")
+    assert lost.loc[0, "match"] == -1 and lost.loc[0, "jaccard"] == 0.0  # only outliers there
+    with pytest.raises(ValueError, match="different lengths"):
+        match_topics([0, 1], [0])
+
+
+@pytest.fixture(scope="module")
+def trending():
+    """Four well-separated themes; transport papers mostly from 2025, speech mostly from 2024."""
+    corpus = make_theme_corpus(n_per_theme=20)
+    skew = {"transport": 2025, "speech": 2024}
+    for theme, year in skew.items():
+        rows = corpus.index[corpus["theme"] == theme]
+        corpus.loc[rows, "year"] = [year] * 18 + [2024 + 2025 - year] * 2
+    embeddings = embed_texts(corpus["abstract"].tolist(), "lsa", cache=False)
+    model = TopicModel(random_state=0).fit(corpus, embeddings)
+    comparison = compare_years(document_table(model, corpus), 2024, 2025)
+    return corpus, embeddings, model, comparison
+
+
+def test_clear_themes_and_their_changes_hold_in_every_seed(trending):
+    corpus, embeddings, model, comparison = trending
+    assert isinstance(comparison, TwoGroups)
+    assert set(comparison.table["direction"]) >= {"grew", "shrank"}
+    table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    assert list(table["topic"]) == [t for t in comparison.table["topic"] if t != -1]
+    assert (table["n_seeds"] == 2).all() and (table["recovered"] == 2).all()
+    assert (table["mean_jaccard"] > 0.9).all() and table["stable"].all()
+    grew = comparison.table.loc[comparison.table["direction"] == "grew", "topic"]
+    assert (table.set_index("topic").loc[grew, "diff_pp_min"] > 0).all()  # it grew in every refit too
+    text = comparison.narrate(stability=table)
+    assert text == narration.narrate_years(comparison, stability=table)
+    sentence = text[-1]
+    n_clear = int(comparison.table["direction"].isin(["grew", "shrank"]).sum())
+    assert sentence == (
+        f"Refitted with 2 other seeds, {len(table)} of {len(table)} topics came back every time; "
+        f"{n_clear} of the {n_clear} clear changes held in every seed."
+    )
+
+
+def test_a_change_that_does_not_hold_is_named(trending):
+    _, _, _, comparison = trending
+    clear = comparison.table[comparison.table["direction"] != "no clear change"].head(2)
+    stability = pd.DataFrame(
+        {
+            "topic": clear["topic"].to_numpy(), "label": ["alpha", "beta"], "n_seeds": 3, "recovered": [3, 2],
+            "mean_jaccard": [0.9, 0.5], "same_direction": [3, 1], "diff_pp_min": [1.0, -2.0], "diff_pp_max": [2.0, 3.0],
+            "stable": [True, False],
+        }
+    )
+    sentence = comparison.narrate(stability=stability)[-1]
+    assert sentence.startswith("Refitted with 3 other seeds, 1 of 2 topics came back every time;")
+    assert sentence.endswith("1 of the 2 clear changes held in every seed (not: beta).")
+
+
+def test_validation(trending):
+    corpus, embeddings, model, comparison = trending
+    with pytest.raises(ValueError, match="at least one seed"):
+        seed_stability(model, corpus, embeddings, comparison, seeds=())
+    with pytest.raises(ValueError, match="min_jaccard"):
+        seed_stability(model, corpus, embeddings, comparison, min_jaccard=0)
+
+
+def test_analyze_and_the_report_carry_it(sample_corpus, tmp_path):
+    analysis = topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False, stability_seeds=[7])
+    assert analysis.settings["stability_seeds"] == [7] and len(analysis.stability)
+    assert set(analysis.stability["n_seeds"]) == {1}
+    html = topics.render_report(analysis)
+    assert "<th>holds in seeds</th>" in html and "refitted with random states 7" in html
+    first = analysis.stability.iloc[0]
+    assert f"<td>{first.same_direction}/1</td>" in html
+    assert html.count("other seeds</div>") == len(analysis.stability)  # one line per topic card
+    paths = topics.write_tables(analysis, tmp_path)
+    assert pd.read_csv(paths["stability"]).shape[0] == len(analysis.stability)
+    plain = topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False)
+    plain_html = topics.render_report(plain)
+    assert plain.stability.empty and "holds in seeds" not in plain_html and "other seeds</div>" not in plain_html
+    assert "stability" not in topics.write_tables(plain, tmp_path / "plain")
+    np.testing.assert_array_equal(plain.model.labels_, analysis.model.labels_)  # the reference fit is untouched

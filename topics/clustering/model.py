@@ -1,0 +1,426 @@
+"""``TopicModel``: BERTopic (UMAP + HDBSCAN + c-TF-IDF) with corpus-size-aware defaults.
+
+The one stateful object of the package. It follows the scikit-learn estimator
+contract: ``__init__`` only stores its keyword arguments, ``fit`` returns ``self``,
+learned state ends in ``_``, and ``random_state`` is resolved inside ``fit``. Embeddings
+are computed once (:func:`topics.embedding.embed.embed_texts`) and passed in.
+
+Parameters derived from the corpus size
+---------------------------------------
+BERTopic's defaults (``n_neighbors=15``, ``min_topic_size=10``, HDBSCAN ``min_samples``
+equal to the cluster size) suit tens of thousands of documents; on the 90 bundled
+abstracts they put nearly everything in the outlier topic. With ``n`` documents, any
+parameter left as ``None`` is set by :func:`size_rule`:
+
+==================  ======================================  ========  ==========
+parameter           rule                                    n = 90    n = 4,364
+==================  ======================================  ========  ==========
+``n_neighbors``     ``clip(round(sqrt(n) / 2), 5, 15)``     5         15
+``min_cluster_size````max(4, round(sqrt(n) / 3))``          4         22
+``min_samples``     ``max(1, min_cluster_size // 3)``       1         7
+==================  ======================================  ========  ==========
+
+Small neighbourhoods and a low ``min_samples`` let HDBSCAN find several small, dense
+groups in a small corpus, while the square-root growth keeps the topics of a large
+corpus fine-grained but above noise.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+from sklearn.feature_extraction.text import CountVectorizer
+
+from topics.naming.acronyms import find_acronyms
+from topics.clustering.areas import topic_areas
+from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
+from topics.naming.terms import PhraseAnalyzer
+from topics.naming.labels import area_names, topic_names
+from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
+from topics.text import clean_for_terms
+
+__all__ = ["MIN_DOCUMENTS", "TopicModel", "check_inputs", "describe_topics", "fit_bertopic", "size_rule"]
+
+logger = logging.getLogger(__name__)
+
+MIN_DOCUMENTS = 10
+
+
+def size_rule(n_docs: int) -> dict[str, int]:
+    """UMAP and HDBSCAN parameters for a corpus of ``n_docs`` documents (module docs)."""
+    root = float(np.sqrt(n_docs))
+    n_neighbors = int(np.clip(round(root / 2), 5, 15))
+    min_cluster_size = int(max(4, round(root / 3)))
+    min_samples = max(1, min_cluster_size // 3)
+    return {"n_neighbors": n_neighbors, "min_cluster_size": min_cluster_size, "min_samples": min_samples}
+
+
+def _texts(corpus: pd.DataFrame | Sequence[str]) -> list[str]:
+    if isinstance(corpus, pd.DataFrame):
+        if "abstract" not in corpus:
+            raise ValueError("corpus frame has no 'abstract' column")
+        return corpus["abstract"].astype(str).tolist()
+    if isinstance(corpus, str):
+        raise TypeError("pass a sequence of documents, not one string")
+    return [str(t) for t in corpus]
+
+
+class TopicModel(BaseEstimator):
+    """Consensus topics of a corpus from precomputed embeddings, with names, terms and areas.
+
+    ``fit`` runs UMAP + HDBSCAN ``n_runs`` times with different seeds on the same exact
+    neighbour graph, builds one set of topics from the runs' agreement
+    (:class:`topics.clustering.consensus.ConsensusClusterer`, plugged into BERTopic as its
+    clustering model), gives the papers the consensus left out the topic their
+    neighbours agree on, names topics from BERTopic's c-TF-IDF terms, and groups the
+    topics into areas (:func:`topics.clustering.areas.topic_areas`).
+
+    Parameters
+    ----------
+    n_neighbors, min_cluster_size, min_samples
+        UMAP's neighbourhood size and HDBSCAN's smallest topic and density setting;
+        ``None`` derives each from the corpus size (:func:`size_rule`).
+    n_components
+        Dimensions UMAP reduces to before clustering.
+    n_runs
+        UMAP runs the consensus is built from (seeds :func:`topics.clustering.consensus.run_seeds`),
+        each of 200 epochs and read by HDBSCAN at four granularities
+        (:func:`topics.clustering.runs.readings`).
+    resolution
+        Leiden resolution of the consensus partition; larger gives more topics.
+    outlier_share
+        A paper without a consensus topic joins the topic holding at least this share
+        of its neighbours' similarity votes (:func:`topics.clustering.consensus.assign_outliers`);
+        ``1.0`` keeps every consensus outlier.
+    reduce_outliers
+        Also give every remaining outlier the topic whose centroid is nearest in
+        embedding space (BERTopic's "embeddings" strategy), then recompute terms.
+    n_areas
+        Areas to group the topics into; ``None`` derives it from the number of topics
+        (:func:`topics.clustering.areas.area_rule`).
+    top_n_terms
+        Terms kept per topic in the tables.
+    n_landmarks
+        Above this many documents the consensus clusters a random sample of this many
+        (landmarks) and every other document follows its nearest landmarks
+        (:mod:`topics.clustering.neighbors`); the size rule then uses the landmark count. ``None``
+        clusters every document, at a cost growing as ``n^2``.
+    n_jobs
+        Processes the consensus runs are spread over (``-1``: every core); the topics
+        do not depend on it.
+    random_state
+        Chooses the runs' seeds: different values use disjoint seed sets; the same
+        inputs and seed give identical assignments.
+
+    Attributes
+    ----------
+    labels_ : ndarray of int, shape (n_docs,)
+        Topic per document; -1 for outliers.
+    confidence_ : ndarray of float, shape (n_docs,)
+        Share of runs in which the document landed in its topic
+        (:func:`topics.clustering.consensus.membership_confidence`).
+    core_outlier_share_ : float
+        Share of documents the consensus left without a topic, before reassignment.
+    outlier_share_ : float
+        Share of documents without a topic in ``labels_``.
+    runs_ : ndarray of int, shape (4 * n_runs, n_docs)
+        The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
+        granularities (:func:`topics.clustering.runs.readings`), in their own numbering.
+    topic_names_ : dict[int, str]
+        A short, distinct name per topic (-1: "outliers (no topic)").
+    topic_terms_ : dict[int, list[tuple[str, float]]]
+        Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
+    topic_embeddings_ : dict[int, ndarray]
+        Unit-length mean embedding per topic.
+    topic_areas_ : dict[int, int]
+        Area per topic (-1 for the outliers).
+    area_names_ : dict[int, str]
+        A name per area.
+    reduced_embeddings_ : ndarray, shape (n_docs, n_components)
+        The first run's UMAP coordinates.
+    acronyms_ : dict[str, str]
+        The acronyms the corpus defines, written out in terms and names
+        (:func:`topics.naming.acronyms.find_acronyms`).
+    params_ : dict
+        The resolved parameters.
+    neighbors_ : tuple of ndarray
+        The exact cosine neighbour graph ``(indices, distances)``
+        (:func:`topics.clustering.neighbors.nearest_neighbors`, ``n_neighbors + 1`` columns, each
+        document first); with landmarks, each document's nearest landmarks
+        (:func:`topics.clustering.neighbors.landmark_graph`). :func:`topics.clustering.layout.map_coordinates` reuses it.
+    landmarks_ : ndarray of int or None
+        Positions of the documents the consensus clustered, when there were more than
+        ``n_landmarks``; ``None`` when it clustered all.
+    fitted_documents_ : ndarray of int
+        Positions of the documents the consensus clustered and the names were counted
+        over: ``landmarks_``, or every document.
+    texts_ : list of str
+        Every document's text, as given.
+    fit_texts_ : list of str
+        The texts of ``fitted_documents_`` as terms are counted from them (LaTeX and URLs
+        removed, :func:`topics.text.clean_for_terms`).
+    embeddings_ : ndarray of float32, shape (n_docs, dim)
+        The embeddings the model was fitted on (centroids, representative papers and
+        ``merge`` read them).
+    seeds_ : ndarray of int
+        The seeds of the consensus runs.
+    bertopic_ : bertopic.BERTopic
+        The fitted BERTopic model, for anything this class does not expose.
+    """
+
+    def __init__(
+        self,
+        *,
+        n_neighbors: int | None = None,
+        min_cluster_size: int | None = None,
+        min_samples: int | None = None,
+        n_components: int = 5,
+        n_runs: int = 20,
+        resolution: float = 1.0,
+        outlier_share: float = 0.3,
+        reduce_outliers: bool = False,
+        n_areas: int | None = None,
+        top_n_terms: int = 10,
+        n_landmarks: int | None = 20_000,
+        n_jobs: int | None = -1,
+        random_state: int | None = None,
+    ):
+        self.n_neighbors = n_neighbors
+        self.min_cluster_size = min_cluster_size
+        self.min_samples = min_samples
+        self.n_components = n_components
+        self.n_runs = n_runs
+        self.resolution = resolution
+        self.outlier_share = outlier_share
+        self.reduce_outliers = reduce_outliers
+        self.n_areas = n_areas
+        self.top_n_terms = top_n_terms
+        self.n_landmarks = n_landmarks
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+    def _resolve_params(self, n_docs: int) -> dict:
+        rule = size_rule(n_docs if self.n_landmarks is None else min(n_docs, int(self.n_landmarks)))
+        params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
+        params["n_neighbors"] = min(params["n_neighbors"], n_docs - 2)
+        params["n_components"] = min(self.n_components, n_docs - 2)
+        params["random_state"] = resolve_seed(self.random_state)
+        params["n_runs"] = int(self.n_runs)
+        params["resolution"] = float(self.resolution)
+        return params
+
+    def fit(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> TopicModel:
+        """Fit topics to ``corpus`` (a corpus frame or a list of abstracts).
+
+        ``embeddings`` has one row per document, in the same order.
+        """
+        texts, embeddings = check_inputs(corpus, embeddings)
+        if not 0 <= self.outlier_share <= 1:
+            raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
+        params = self._resolve_params(len(texts))
+        landmarks, graph = landmark_step(
+            embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
+        )
+        fitted = np.arange(len(texts)) if landmarks is None else landmarks
+        fit_texts = [clean_for_terms(texts[i]) or "empty" for i in fitted]  # only these are counted
+        acronyms = find_acronyms(fit_texts)
+        clusterer = ConsensusClusterer(
+            n_runs=params["n_runs"],
+            n_neighbors=params["n_neighbors"],
+            n_components=params["n_components"],
+            min_cluster_size=params["min_cluster_size"],
+            min_samples=params["min_samples"],
+            resolution=params["resolution"],
+            outlier_share=self.outlier_share,
+            neighbors=None if graph is None else landmark_rows(graph, landmarks),
+            n_jobs=self.n_jobs,
+            random_state=params["random_state"],
+        )
+        bertopic, topics, core = fit_bertopic(
+            fit_texts, embeddings[fitted], clusterer, acronyms=acronyms,
+            reduce_outliers=self.reduce_outliers, top_n_words=max(self.top_n_terms, 30),
+        )
+        runs, reduced = clusterer.runs_, clusterer.reduced_embeddings_
+        if landmarks is None:
+            graph = clusterer.neighbors_
+        else:  # every other paper follows its nearest landmarks
+            topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
+            core = extend_labels(core, landmarks, graph)
+            runs = extend_labels(runs, landmarks, graph)
+            reduced = extend_values(reduced, landmarks, graph)
+        self.core_outlier_share_ = float(np.mean(core == -1))
+        self.params_ = params
+        self.neighbors_ = graph
+        self.landmarks_ = landmarks
+        self.fitted_documents_ = fitted
+        self.acronyms_ = acronyms
+        self.bertopic_ = bertopic
+        self.runs_ = runs
+        self.seeds_ = clusterer.seeds_
+        self.reduced_embeddings_ = reduced
+        self.texts_ = texts
+        self.fit_texts_ = fit_texts
+        self.embeddings_ = embeddings
+        self._set_topics(topics)
+        return self
+
+    def _set_topics(self, topics: np.ndarray) -> None:
+        """Labels, confidence, names, terms, centroids and areas from the topic of each document."""
+        for name, value in describe_topics(
+            topics, self.runs_, self.embeddings_, self.bertopic_.topic_representations_,
+            fitted=self.fitted_documents_, fit_texts=self.fit_texts_, acronyms=self.acronyms_,
+            top_n_terms=self.top_n_terms, n_areas=self.n_areas,
+        ).items():
+            setattr(self, name, value)
+
+    def fit_predict(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
+        """Fit and return ``labels_``."""
+        return self.fit(corpus, embeddings).labels_
+
+    # ------------------------------------------------------------------ editing
+    def _check_fitted(self) -> None:
+        check_is_fitted(self, "labels_", msg="this TopicModel is not fitted yet; call fit(corpus, embeddings) first")
+
+    @property
+    def topics(self) -> list[int]:
+        """Topic ids in order: -1 (if present) then by size."""
+        self._check_fitted()
+        return sorted(self.topic_names_, key=lambda t: (t != -1, -int((self.labels_ == t).sum()), t))
+
+    @property
+    def areas(self) -> list[int]:
+        """Area ids in order: -1 (the outliers, if any) then by size."""
+        self._check_fitted()
+        doc_areas = self.document_areas()
+        return sorted(self.area_names_, key=lambda a: (a != -1, -int((doc_areas == a).sum()), a))
+
+    def document_areas(self) -> np.ndarray:
+        """Area per document (-1 for outliers)."""
+        self._check_fitted()
+        return np.array([self.topic_areas_.get(int(t), -1) for t in self.labels_], dtype=int)
+
+    def rename(self, names: Mapping[int, str]) -> TopicModel:
+        """A copy whose topics in ``names`` carry the given names."""
+        self._check_fitted()
+        unknown = set(names) - set(self.topic_names_)
+        if unknown:
+            raise KeyError(f"no topic {sorted(unknown)[0]}; topics are {sorted(self.topic_names_)}")
+        new = copy.copy(self)
+        new.topic_names_ = {**self.topic_names_, **{int(k): str(v) for k, v in names.items()}}
+        return new
+
+    def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
+        """A copy in which ``topics_to_merge`` form one topic; terms, names and areas recomputed."""
+        self._check_fitted()
+        merge = sorted({int(t) for t in topics_to_merge})
+        if len(merge) < 2:
+            raise ValueError("name at least two topics to merge")
+        unknown = [t for t in merge if t not in self.topic_names_ or t == -1]
+        if unknown:
+            raise KeyError(f"cannot merge topic {unknown[0]}; mergeable topics are {[t for t in self.topics if t != -1]}")
+        new = copy.deepcopy(self)
+        before = self.labels_[self.fitted_documents_]
+        new.bertopic_.merge_topics(self.fit_texts_, merge)
+        renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
+        new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int))
+        return new
+
+
+def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """The documents' texts and the embeddings as float32, after checking that they fit
+    together (one row per document, at least :data:`MIN_DOCUMENTS`, all finite)."""
+    texts = _texts(corpus)
+    embeddings = np.asarray(embeddings, dtype=np.float32)
+    if embeddings.ndim != 2 or embeddings.shape[0] != len(texts):
+        raise ValueError(f"embeddings must have shape ({len(texts)}, dim), got {embeddings.shape}")
+    if len(texts) < MIN_DOCUMENTS:
+        raise ValueError(f"need at least {MIN_DOCUMENTS} documents to find topics, got {len(texts)}")
+    if not np.isfinite(embeddings).all():
+        raise ValueError("embeddings contain NaN or infinite values")
+    return texts, embeddings
+
+
+def fit_bertopic(
+    texts: Sequence[str], embeddings: np.ndarray, clusterer: ConsensusClusterer, *,
+    acronyms: Mapping[str, str], reduce_outliers: bool = False, top_n_words: int = 30,
+):
+    """BERTopic with ``clusterer`` as its clustering model, fitted to ``texts``.
+
+    Each consensus run reduces the embeddings itself, so BERTopic's own UMAP step is a
+    pass-through; terms are counted by :class:`topics.naming.terms.PhraseAnalyzer` with the
+    corpus's ``acronyms`` written out, weighted by BERTopic's c-TF-IDF. With
+    ``reduce_outliers``, every remaining outlier takes the topic whose centroid is nearest
+    (BERTopic's "embeddings" strategy) and the terms are recomputed.
+
+    Returns ``(bertopic, topics, core)``: the fitted BERTopic model, each text's topic in
+    BERTopic's numbering, and the topic of each text before outliers were reassigned.
+    """
+    from bertopic import BERTopic
+    from bertopic.dimensionality import BaseDimensionalityReduction
+    from bertopic.vectorizers import ClassTfidfTransformer
+
+    vectorizer = CountVectorizer(analyzer=PhraseAnalyzer(acronyms=acronyms))
+    ctfidf = ClassTfidfTransformer(reduce_frequent_words=True)
+    model = BERTopic(
+        language=None,  # "english" strips hyphens: "self-supervised" -> "selfsupervised"
+        umap_model=BaseDimensionalityReduction(),
+        hdbscan_model=clusterer,
+        vectorizer_model=vectorizer,
+        ctfidf_model=ctfidf,
+        top_n_words=top_n_words,
+    )
+    topics, _ = model.fit_transform(list(texts), embeddings)
+    topics = np.asarray(topics, dtype=int)
+    renumber = dict(zip(clusterer.labels_.tolist(), topics.tolist()))
+    core = np.array([renumber.get(t, -1) if t != -1 else -1 for t in clusterer.core_labels_], dtype=int)
+    if (topics != -1).sum() == 0:
+        logger.warning(
+            "the consensus found no topic among %d documents (all outliers); lower min_cluster_size (now %d)",
+            len(texts), clusterer.min_cluster_size,
+        )
+    elif reduce_outliers and (topics == -1).any():
+        topics = np.asarray(
+            model.reduce_outliers(list(texts), topics.tolist(), strategy="embeddings", embeddings=embeddings), dtype=int
+        )
+        model.update_topics(list(texts), topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=top_n_words)
+    return model, topics, core
+
+
+def describe_topics(
+    topics: np.ndarray, runs: np.ndarray, embeddings: np.ndarray, representations: Mapping[int, Sequence[tuple[str, float]]], *,
+    fitted: np.ndarray, fit_texts: Sequence[str], acronyms: Mapping[str, str], top_n_terms: int = 10, n_areas: int | None = None,
+) -> dict:
+    """What :class:`TopicModel` learns from the topic of each document, by attribute name:
+    ``labels_``, ``outlier_share_``, ``confidence_``, ``topic_names_``, ``topic_terms_``,
+    ``topic_embeddings_``, ``topic_areas_`` and ``area_names_``.
+
+    ``representations`` are BERTopic's c-TF-IDF terms per topic. Names and area names are
+    counted over the ``fitted`` documents, whose texts are ``fit_texts`` (the landmarks,
+    when there are some: a random sample names a topic as well as all its papers do).
+    """
+    fit_topics = topics[fitted]
+    sizes = pd.Series(topics).value_counts().to_dict()
+    ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
+    analyzer = PhraseAnalyzer(acronyms=acronyms, remember=True)  # topic and area names read the same texts
+    centroids = {}
+    for t in sorted(sizes):
+        v = embeddings[topics == t].mean(axis=0)
+        centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
+    areas = topic_areas(centroids, sizes, n_areas=n_areas)
+    return {
+        "labels_": topics,
+        "outlier_share_": float(np.mean(topics == -1)),
+        "confidence_": membership_confidence(topics, runs),
+        "topic_names_": topic_names(ranked, fit_topics, fit_texts, analyzer=analyzer),
+        "topic_terms_": {t: terms[:top_n_terms] for t, terms in ranked.items()},
+        "topic_embeddings_": centroids,
+        "topic_areas_": areas,
+        "area_names_": area_names(areas, fit_topics, fit_texts, analyzer=analyzer),
+    }

@@ -1,0 +1,62 @@
+"""What every figure shares: colours, layout, escaping, number formats.
+
+A topic has one colour across all charts (:func:`topic_colors`, outliers grey); user
+text (titles, abstracts, topic and group names) goes through :func:`esc` before it
+reaches hover text or labels.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["LAYOUT", "OUTLIER_COLOR", "PALETTE", "esc", "group_column", "is_clear", "pct", "topic_colors"]
+
+OUTLIER_COLOR = "#b0b0b0"
+# Plotly's Dark24 and Light24 qualitative palettes: 48 distinguishable colours.
+PALETTE = [
+    "#2E91E5", "#E15F99", "#1CA71C", "#FB0D0D", "#DA16FF", "#222A2A", "#B68100", "#750D86",
+    "#EB663B", "#511CFB", "#00A08B", "#FB00D1", "#FC0080", "#B2828D", "#6C7C32", "#778AAE",
+    "#862A16", "#A777F1", "#620042", "#1616A7", "#DA60CA", "#6C4516", "#0D2A63", "#AF0038",
+    "#FD3216", "#00FE35", "#6A76FC", "#FED4C4", "#FE00CE", "#0DF9FF", "#F6F926", "#FF9616",
+    "#479B55", "#EEA6FB", "#DC587D", "#D626FF", "#6E899C", "#00B5F7", "#B68E00", "#C9FBE5",
+    "#FF0092", "#22FFA7", "#E3EE9E", "#86CE00", "#BC7196", "#7E7DCD", "#FC6955", "#E48F72",
+]
+LAYOUT = dict(template="plotly_white", font=dict(family="system-ui, -apple-system, Segoe UI, sans-serif", size=13))
+
+
+def esc(value: object) -> str:
+    """``value`` as text, HTML-escaped (quotes too)."""
+    return html.escape(str(value), quote=True)
+
+
+def topic_colors(topics) -> dict[int, str]:
+    """One colour per topic id, stable across figures (outlier topic -1 grey)."""
+    return {int(t): OUTLIER_COLOR if int(t) == -1 else PALETTE[int(t) % len(PALETTE)] for t in topics}
+
+
+def is_clear(direction) -> np.ndarray:
+    """True where a direction or class names a clear change ("grew", "higher in X", "fading")."""
+    d = pd.Series(direction, dtype=str)
+    return (~d.str.startswith("no clear") & (d != "stable")).to_numpy()
+
+
+def pct(x: float) -> str:
+    """A share (0-1) as a percentage with one decimal: ``"12.5 %"``."""
+    return f"{100 * x:.1f} %"
+
+
+def group_column(prevalence: pd.DataFrame) -> str:
+    """The grouping column of a prevalence table (``attrs["by"]``, else ``year``, else the
+    column ``c`` with a ``c_total`` column)."""
+    by = prevalence.attrs.get("by")
+    if by in prevalence.columns:
+        return by
+    if "year" in prevalence.columns:
+        return "year"
+    for col in prevalence.columns:
+        if f"{col}_total" in prevalence.columns:
+            return col
+    raise ValueError("prevalence table has no group column (expected 'year' or a column <by> with <by>_total)")

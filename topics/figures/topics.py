@@ -1,0 +1,196 @@
+"""Figures of the topics themselves: the map, their sizes, their terms.
+
+Tidy tables in, a Figure out; no fitting and no file I/O:
+
+* ``documents`` + ``coords`` -- :func:`topics.clustering.tables.document_table` output
+  and the (n_docs, 2) map layout;
+* ``prevalence`` -- :func:`topics.stats.trends.prevalence` output (by year or any column);
+* ``terms`` -- :func:`topics.clustering.tables.term_table` output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from topics.figures.style import LAYOUT, esc, group_column, pct, topic_colors
+from topics.text import first_sentence
+
+__all__ = ["MAP_MAX_POINTS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
+
+# --------------------------------------------------------------------------- 1. map
+
+
+#: The most papers :func:`topic_map` draws by default: 10,000 points keep the map about
+#: 1.5 MB of HTML and smooth to pan; above that a stratified sample is drawn.
+MAP_MAX_POINTS = 10_000
+#: Papers kept per (topic, year) group, where it has that many, however small its share.
+MAP_MIN_PER_GROUP = 20
+
+
+def map_sample(documents: pd.DataFrame, *, max_points: int = MAP_MAX_POINTS, random_state: int = 0) -> np.ndarray:
+    """Row positions of the papers to draw on the map: all of them, or a stratified sample.
+
+    With ``n`` papers and ``n > max_points``, each of the ``G`` (topic, year) groups, of
+    ``n_g`` papers, keeps ``max(round(n_g * max_points / n), min(n_g, floor))`` of them,
+    drawn at random (seeded), where ``floor = max(1, min(MAP_MIN_PER_GROUP, max_points // G))``:
+    every topic and year stays visible in proportion to its size and small topics keep a
+    few points. The total is ``max_points`` give or take a point per group, plus the
+    floors of small groups (at most about ``2 * max_points``).
+
+    Returns
+    -------
+    numpy.ndarray
+        Sorted row positions (``iloc``) into ``documents``.
+    """
+    if not isinstance(max_points, (int, np.integer)) or max_points < 1:
+        raise ValueError(f"max_points must be a positive integer, got {max_points!r}")
+    n = len(documents)
+    if n <= max_points:
+        return np.arange(n)
+    rng = np.random.default_rng(random_state)
+    keys = documents["topic"].astype(str).to_numpy() + "|" + documents["year"].astype(str).to_numpy()
+    _, group = np.unique(keys, return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(group[order]) != 0])
+    floor = max(1, min(MAP_MIN_PER_GROUP, max_points // len(starts)))
+    picked = []
+    for members in np.split(order, starts[1:]):
+        keep = max(int(round(len(members) * max_points / n)), min(len(members), floor))
+        picked.append(rng.choice(members, size=min(keep, len(members)), replace=False))
+    return np.sort(np.concatenate(picked))
+
+
+def topic_map(
+    documents: pd.DataFrame,
+    coords: np.ndarray,
+    *,
+    title: str | None = None,
+    max_points: int | None = MAP_MAX_POINTS,
+    random_state: int = 0,
+) -> go.Figure:
+    """Documents in 2-D, coloured by topic, names at topic centres, a year selector.
+
+    ``documents`` needs ``topic``, ``topic_label``, ``year`` and ``abstract``
+    (``title`` used for hover when present). One trace per (topic, year); the buttons
+    show one year, the other, or both. Above ``max_points`` papers only a stratified
+    sample is drawn (:func:`map_sample`, seeded by ``random_state``; ``None`` draws
+    every paper); topic names stay at the medians of all papers. The default title says
+    how many papers are shown, and ``fig.layout.meta`` holds ``n_points`` and
+    ``n_documents``.
+    """
+    coords = np.asarray(coords)
+    if coords.shape != (len(documents), 2):
+        raise ValueError(f"coords must have shape ({len(documents)}, 2), got {coords.shape}")
+    all_docs = documents.reset_index(drop=True).assign(x=coords[:, 0], y=coords[:, 1])
+    shown = np.arange(len(all_docs)) if max_points is None else map_sample(all_docs, max_points=max_points, random_state=random_state)
+    docs = all_docs.iloc[shown].reset_index(drop=True) if len(shown) < len(all_docs) else all_docs
+    if title is None:
+        title = (
+            "Topic map: every paper, placed by the similarity of its abstract" if len(docs) == len(all_docs)
+            else f"Topic map: {len(docs):,} of {len(all_docs):,} papers (sampled within each topic and year), "
+            "placed by the similarity of their abstracts"
+        )
+    titles = docs["title"] if "title" in docs else pd.Series("", index=docs.index)
+    docs["hover"] = [
+        f"<b>{esc(t if t else first_sentence(a, max_chars=110))}</b><br>{y} · {esc(lbl)}"
+        for t, a, y, lbl in zip(titles.fillna(""), docs["abstract"], docs["year"], docs["topic_label"])
+    ]
+    colors = topic_colors(docs["topic"].unique())
+    years = sorted(int(y) for y in docs["year"].unique())
+    order = sorted(docs["topic"].unique(), key=lambda t: (t == -1, t))
+    fig = go.Figure()
+    trace_years = []
+    for t in order:
+        for y in years:
+            part = docs[(docs["topic"] == t) & (docs["year"] == y)]
+            if part.empty:
+                continue
+            label = part["topic_label"].iloc[0]
+            fig.add_trace(
+                go.Scattergl(
+                    x=part["x"], y=part["y"], mode="markers",
+                    name=esc(f"{t}: {label}" if t != -1 else label),
+                    legendgroup=str(t), showlegend=y == min(docs.loc[docs["topic"] == t, "year"]),
+                    marker=dict(color=colors[int(t)], size=6 if t != -1 else 4, opacity=0.8 if t != -1 else 0.45,
+                                symbol="circle" if y == years[-1] else "diamond"),
+                    hovertext=part["hover"], hoverinfo="text",
+                )
+            )
+            trace_years.append(y)
+    centres = all_docs[all_docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
+    for _, row in centres.iterrows():
+        fig.add_annotation(x=row["x"], y=row["y"], text=esc(row["topic_label"]), showarrow=False,
+                           font=dict(size=11, color="#111"), bgcolor="rgba(255,255,255,0.7)")
+    everything = "Both years" if len(years) == 2 else "All years"
+    buttons = [dict(label=everything, method="restyle", args=[{"visible": [True] * len(trace_years)}])]
+    for y in years:
+        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty == y for ty in trace_years]}]))
+    fig.update_layout(
+        **LAYOUT, title=title, height=650,
+        xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False),
+        yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False),
+        legend=dict(title="Topic (click to hide)", itemsizing="constant"),
+        meta={"n_points": len(docs), "n_documents": len(all_docs)},
+        updatemenus=[dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)],
+    )
+    return fig
+
+
+# --------------------------------------------------------------------------- 3. sizes
+
+
+def topic_sizes(prevalence: pd.DataFrame, *, title: str | None = None) -> go.Figure:
+    """Grouped horizontal bars: each topic's share of each year's (or group's) papers, with Wilson 95 % CIs."""
+    by = group_column(prevalence)
+    total = f"{by}_total"
+    prev = prevalence.copy()
+    order = prev.groupby("topic")["share"].mean().sort_values().index.tolist()
+    prev["topic"] = pd.Categorical(prev["topic"], order, ordered=True)
+    prev = prev.sort_values([by, "topic"])
+    fig = go.Figure()
+    years = sorted(prev[by].unique())
+    shades = ["#9ab8d8", "#1f5fa8", "#0b2e59", "#6fa8dc"]
+    for k, (year, part) in enumerate(prev.groupby(by, sort=True)):
+        fig.add_trace(
+            go.Bar(
+                x=100 * part["share"], y=[esc(lbl) for lbl in part["label"]], orientation="h", name=f"{esc(year)} (n = {part[total].iloc[0]})",
+                marker_color=shades[k % len(shades)],
+                error_x=dict(type="data", symmetric=False, array=100 * (part["ci_high"] - part["share"]),
+                             arrayminus=100 * (part["share"] - part["ci_low"]), color="#555", thickness=1),
+                hovertext=[f"<b>{esc(r['label'])}</b><br>{esc(year)}: {r['n_docs']} of {r[total]} papers ({pct(r['share'])})"
+                           f"<br>95 % CI {pct(r['ci_low'])} to {pct(r['ci_high'])}" for r in part.to_dict("records")],
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(**LAYOUT, title=title or f"How big is each topic, as a share of each {esc(by)}'s papers?", barmode="group",
+                      height=max(420, 22 * len(order) * max(1, len(years)) // 1.4 + 160),
+                      xaxis_title=f"share of that {esc(by)}'s papers (%)", yaxis_title="topic", legend=dict(title=esc(by.capitalize())))
+    return fig
+
+
+# --------------------------------------------------------------------------- 4. terms
+
+
+def topic_terms(terms: pd.DataFrame, *, n_terms: int = 8, max_topics: int = 24, columns: int = 4,
+                title: str = "What words define each topic? (c-TF-IDF weight)") -> go.Figure:
+    """Small multiples: the top ``n_terms`` terms of each of the ``max_topics`` first topics."""
+    ids = [t for t in terms["topic"].drop_duplicates() if t != -1][:max_topics]
+    if not ids:
+        raise ValueError("terms table has no topics")
+    rows = int(np.ceil(len(ids) / columns))
+    labels = terms.drop_duplicates("topic").set_index("topic")["label"]
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=[esc(f"{t}: {labels[t]}")[:40] for t in ids],
+                        horizontal_spacing=0.12, vertical_spacing=min(0.08, 0.5 / max(rows, 1)))
+    colors = topic_colors(ids)
+    for k, t in enumerate(ids):
+        part = terms[terms["topic"] == t].nsmallest(n_terms, "rank").iloc[::-1]
+        fig.add_trace(go.Bar(x=part["weight"], y=[esc(w) for w in part["term"]], orientation="h", marker_color=colors[int(t)],
+                             showlegend=False, hovertext=[f"{esc(w)}: {s:.3f}" for w, s in zip(part["term"], part["weight"])],
+                             hoverinfo="text"), row=k // columns + 1, col=k % columns + 1)
+    fig.update_xaxes(title_text="c-TF-IDF weight", title_font_size=10, tickfont_size=9)
+    fig.update_yaxes(tickfont_size=10)
+    fig.update_layout(**LAYOUT, title=title, height=230 * rows + 120)
+    return fig

@@ -1,0 +1,214 @@
+"""The self-contained HTML trend report.
+
+:func:`render_report` turns an :class:`topics.pipeline.Analysis` into one HTML string;
+:func:`write_report` writes it. The page works offline and from ``file://``: plotly.js
+is inlined once, nothing is fetched from a network, and no external font or style is
+used. Abstracts are untrusted text: the Jinja2 environment autoescapes, and the figure
+builders escape hover text.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from datetime import date
+from importlib import metadata
+from pathlib import Path
+
+import jinja2
+
+from topics import figures
+from topics.pipeline import Analysis
+from topics.report.sections import area_rows, theme_section, topic_cards
+
+__all__ = ["build_figures", "render_report", "write_report"]
+
+_PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transformers", "torch", "scikit-learn", "pandas", "plotly")
+
+# How to read each chart, shown above it.
+_HOW_TO_READ = {
+    "area_shift": "Areas group related topics. Left: each area's share of papers in the earlier year (open circle) "
+    "and the later year (filled). Right: the change in percentage points with its 95 % interval. The topic "
+    "charts below break each area down.",
+    "shift": "Left: each topic's share of papers in the earlier year (open circle) and the later year (filled). "
+    "Right: the change in percentage points with its 95 % interval; an interval that crosses zero is compatible "
+    "with no change. Faded bars did not pass the false-discovery correction.",
+    "significance": "Each dot is a topic: further right means it grew more, higher means stronger evidence. "
+    "Only dots above the dashed line (q < 0.05) are changes we can call real; size is the number of papers.",
+    "map": "Each point is a paper; papers with similar abstracts lie close together. Colours are topics, grey points "
+    "are outliers that fit no topic. Use the buttons to show one year, and click legend entries to hide topics. "
+    "Distances between far-apart groups mean little in this layout.",
+    "sizes": "Bars are shares of each year's papers, so years of different size compare fairly; "
+    "whiskers are 95 % intervals.",
+    "terms": "The words that most distinguish each topic from the others (class-based TF-IDF over words and "
+    "two-word phrases). Longer bars mean more distinctive.",
+    "similarity": "Darker cells join topics whose papers read alike; rows are ordered so that related topics sit together.",
+    "hierarchy": "Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
+    "trends": "One panel per topic: its share of each year's papers (line) and the 95 % interval of that share "
+    "(band). Panels run from emerging and growing topics to fading, stable and unclear ones; every axis starts at zero, "
+    "so compare the shape of a line with its own band, not heights across panels. A year with few papers has a wide band.",
+    "movers": "The topics with the steepest slopes (percentage points per year), one line each across the years. "
+    "Solid lines are clear trends (false-discovery rate q < 0.05); dotted ones are steep but not clear.",
+    "slopes": "Each topic's linear trend in percentage points per year with its 95 % interval; an interval that crosses "
+    "zero is compatible with no trend. Faded bars are not clear trends (Cochran-Armitage q ≥ 0.05).",
+    "heatmap": "Each cell: how much more (red) or less (blue) common a topic is in one group than in the others, as a "
+    "log-odds z-score with the pooled shares as prior; |z| above 2 is unusual for one cell. Bold topic names differ "
+    "clearly between the groups (chi-square test, q < 0.05).",
+    "area_slopes": "Areas group related topics: each area's linear trend in percentage points per year with its "
+    "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
+    "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
+    "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
+    "themes": "Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
+    "Intervals that overlap widely are compatible with no change.",
+}
+# Non-year groupings: the same charts, said of groups.
+_HOW_TO_READ_GROUPS = {
+    "area_shift": "Areas group related topics. Left: each area's share of the papers in each group. Right: the "
+    "difference in percentage points with its 95 % interval. The charts below break each area down.",
+    "shift": "Left: each topic's share of the papers in each group. Right: the difference in percentage points with its "
+    "95 % interval; an interval that crosses zero is compatible with no difference. Faded bars did not pass the "
+    "false-discovery correction.",
+    "significance": "Each dot is a topic: further right means more common in the second group, higher means stronger "
+    "evidence. Only dots above the dashed line (q < 0.05) are differences we can call real; size is the number of papers.",
+    "sizes": "Bars are shares of each group's papers, so groups of different size compare fairly; whiskers are 95 % intervals.",
+}
+
+
+def build_figures(analysis: Analysis) -> dict:
+    """Every chart of the report, by key, built from the analysis tables.
+
+    First the comparison's own charts (:meth:`topics.stats.comparison.Comparison.figures`:
+    for two groups the areas' shift, the prevalence shift, the significance plot, the map
+    and the shares; for three or more years the small multiples of shares, the biggest
+    movers, the slopes, the areas' slopes and the map; for three or more other groups the
+    heatmap of log-odds z, the areas' heatmap, the shares and the map). Then, for every
+    kind, the terms, similarity and hierarchy charts.
+    """
+    topic_map = figures.topic_map(
+        analysis.documents, analysis.coords, max_points=figures.MAP_MAX_POINTS,
+        random_state=int(analysis.settings.get("random_state", 0)),
+    )
+    figs = analysis.comparison.figures(analysis.prevalence, areas=analysis.area_comparison, topic_map=topic_map)
+    if len(analysis.terms):
+        figs["terms"] = figures.topic_terms(analysis.terms)
+    if analysis.similarity["topic_a"].nunique() >= 2:
+        figs["similarity"] = figures.topic_similarity_heatmap(analysis.similarity)
+        figs["hierarchy"] = figures.topic_hierarchy(analysis.similarity)
+    if analysis.themes is not None:
+        figs["themes"] = figures.theme_shares(analysis.themes.prevalence)
+    return figs
+
+
+def _how_to_read(key: str, fig, analysis: Analysis) -> str:
+    """The chart's reading guide (said of groups where the grouping is not by year); for a
+    sampled map, how many papers it shows."""
+    text = _how(key, analysis)
+    meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
+    if meta and meta["n_points"] < meta["n_documents"]:
+        text += (
+            f" To keep this file small the map shows {meta['n_points']:,} of the {meta['n_documents']:,} papers, "
+            "a random sample drawn within each topic and year in proportion to its size; every table and "
+            "statistic in this report counts all papers."
+        )
+    return text
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def _how(key: str, analysis: Analysis) -> str:
+    if analysis.by != "year" and key in _HOW_TO_READ_GROUPS:
+        return _HOW_TO_READ_GROUPS[key]
+    return _HOW_TO_READ[key]
+
+
+def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
+    """The complete report as one HTML string.
+
+    Parameters
+    ----------
+    analysis
+        The result of :func:`topics.analyze`.
+    title
+        Page title; default "<venue> <year_a> vs <year_b>: topics and trends" (two years),
+        "<venue> <first>–<last>: topics and trends" (three or more years), or
+        "<venue>: topics by <column>" (other groupings).
+    caveats
+        Data caveats to state in the methods section (e.g.
+        :func:`topics.io.datasets.dataset_caveats`).
+    dataset
+        A short description of the input, for the methods section.
+    """
+    from plotly.offline import get_plotlyjs
+
+    comparison = analysis.comparison
+    by, groups = comparison.by, comparison.groups
+    a, b = groups[0], groups[-1]
+    venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
+    venue = "/".join(venues) if venues else "Papers"
+    figures = build_figures(analysis)
+    config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
+    charts = [
+        {"key": key, "how": _how_to_read(key, fig, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
+        for key, fig in figures.items()
+    ]
+    themes = theme_section(analysis)
+    if themes is not None:
+        themes["chart"] = next(c for c in charts if c["key"] == "themes")
+        charts = [c for c in charts if c["key"] != "themes"]
+    settings = analysis.settings
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("topics.report", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+    template = env.get_template("report.html.j2")
+    return template.render(
+        title=title or comparison.title(venue),
+        year_a=a,
+        year_b=b,
+        kind=comparison.kind,
+        by=by,
+        groups=groups,
+        rows=comparison.rows(stability=analysis.stability, bursts=analysis.bursts),
+        bursts_run=comparison.trend_over_years,
+        summary=comparison.narrate(stability=analysis.stability, bursts=analysis.bursts, areas=analysis.area_comparison),
+        areas=area_rows(analysis),
+        stability=bool(len(analysis.stability)),
+        charts=charts,
+        cards=topic_cards(analysis),
+        themes=themes,
+        settings=settings,
+        outliers_counted=bool(settings.get("include_outliers")),
+        n_topics=int((analysis.topics["topic"] != -1).sum()),
+        caveats=list(caveats),
+        dataset=dataset,
+        versions=_versions(),
+        generated=date.today().isoformat(),
+        plotlyjs=get_plotlyjs(),
+    )
+
+
+def write_report(
+    analysis: Analysis,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    caveats: tuple[str, ...] = (),
+    dataset: str = "",
+) -> Path:
+    """Render the report (options as in :func:`render_report`) and write it to ``path`` atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    html = render_report(analysis, title=title, caveats=caveats, dataset=dataset)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,127 @@
+"""The report's sections as plain rows and cards for the template (:mod:`topics.report.render`).
+
+Each function reads an :class:`topics.pipeline.Analysis` and returns lists of dicts of
+numbers and text; the Jinja2 template escapes and lays them out.
+"""
+
+from __future__ import annotations
+
+from topics.figures.style import PALETTE, topic_colors
+from topics.pipeline import Analysis
+from topics.text import first_sentence
+from topics.themes.tracking import narrate_themes, theme_topics
+
+__all__ = ["area_rows", "theme_section", "topic_cards"]
+
+
+def topic_cards(analysis: Analysis) -> list[dict]:
+    groups = analysis.groups
+    a, b = groups[0], groups[-1]
+    comparison = analysis.comparison
+    comp = comparison.table.set_index("topic")
+    reps = analysis.representatives
+    colors = topic_colors(analysis.topics["topic"])
+    stability = analysis.stability.set_index("topic") if len(analysis.stability) else None
+    cards = []
+    for row in analysis.topics.itertuples(index=False):
+        if row.topic == -1:
+            continue
+        c = comp.loc[row.topic] if row.topic in comp.index else None
+        papers = [
+            {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
+            for r in reps[reps["topic"] == row.topic].itertuples(index=False)
+        ]
+        back = stability.loc[row.topic] if stability is not None and row.topic in stability.index else None
+        cards.append(
+            {
+                "recovered": int(back["recovered"]) if back is not None else None,
+                "n_seeds": int(back["n_seeds"]) if back is not None else None,
+                "topic": row.topic,
+                "label": row.label,
+                "color": colors[row.topic],
+                "terms": row.top_terms,
+                "area": row.area_label,
+                "confidence": float(row.mean_confidence),
+                "n_low": int(analysis.documents.loc[analysis.documents["topic"] == row.topic, "low_confidence"].sum()),
+                "n_docs": row.n_docs,
+                "n_a": int(c[f"n_{a}"]) if c is not None else 0,
+                "n_b": int(c[f"n_{b}"]) if c is not None else 0,
+                "share_a": float(c[f"share_{a}"]) if c is not None else 0.0,
+                "share_b": float(c[f"share_{b}"]) if c is not None else 0.0,
+                "direction": c["direction"] if c is not None and "direction" in c else "",
+                "per_group": [
+                    {"name": g, "n": int(c[f"n_{g}"]) if c is not None else 0, "share": float(c[f"share_{g}"]) if c is not None else 0.0}
+                    for g in groups
+                ],
+                "tag": comparison.tag(c)[0],
+                "tag_class": comparison.tag(c)[1],
+                "papers": papers,
+            }
+        )
+    return cards
+
+
+def area_rows(analysis: Analysis) -> list[dict]:
+    """Each area with its change and its topics (largest first), for the drill-down table
+    of a two-group comparison (other kinds show their areas in a chart); else ``[]``."""
+    if not len(analysis.areas) or "diff_pp" not in analysis.area_comparison.table:
+        return []
+    a, b = analysis.groups[0], analysis.groups[-1]
+    comp = analysis.area_comparison.table.set_index("topic")
+    topic_comp = analysis.comparison.table.set_index("topic")
+    rows = []
+    for area in analysis.areas.itertuples(index=False):
+        if area.area == -1 or area.area not in comp.index:
+            continue
+        c = comp.loc[area.area]
+        members = analysis.topics[(analysis.topics["area"] == area.area) & (analysis.topics["topic"] != -1)]
+        rows.append(
+            {
+                "label": area.label, "n_docs": int(area.n_docs),
+                "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
+                "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
+                "q": float(c["q_value"]), "direction": c["direction"],
+                "topics": [
+                    {
+                        "topic": int(t.topic), "label": t.label, "n_docs": int(t.n_docs),
+                        "diff": float(topic_comp.loc[t.topic, "diff_pp"]) if t.topic in topic_comp.index else float("nan"),
+                        "direction": topic_comp.loc[t.topic, "direction"] if t.topic in topic_comp.index else "",
+                    }
+                    for t in members.itertuples(index=False)
+                ],
+            }
+        )
+    return rows
+
+
+def theme_section(analysis: Analysis) -> dict | None:
+    """Rows, cards and sentences of the "Your themes" section; ``None`` without themes."""
+    tracking = analysis.themes
+    if tracking is None:
+        return None
+    a, b = tracking.year_a, tracking.year_b
+    sentences = narrate_themes(tracking.summary)
+    placed = theme_topics(tracking, analysis.documents)
+    rows, cards = [], []
+    for k, r in enumerate(tracking.summary.to_dict("records")):
+        rows.append({
+            "theme": r["theme"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]), "share_a": r[f"share_{a}"],
+            "share_b": r[f"share_{b}"], "diff": r["diff_pp"], "low": r["ci_low_pp"], "high": r["ci_high_pp"], "q": r["q_value"],
+            "direction": r["direction"], "n_members": int(r["n_members"]), "n_phrase": int(r["n_phrase"]),
+            "n_similarity": int(r["n_similarity"]), "n_example": int(r["n_example"]),
+            "cut": None if r["cut"] != r["cut"] else float(r["cut"]), "acronyms": r["acronyms"],
+        })
+        top = tracking.top_papers[tracking.top_papers["theme"] == r["theme"]]
+        years = [
+            {"year": int(y), "papers": [{"title": p.title or p.doc_id, "similarity": p.similarity, "source": p.source}
+                                        for p in part.itertuples(index=False)]}
+            for y, part in top.groupby("year", sort=True)
+        ]
+        where = placed[placed["theme"] == r["theme"]]
+        cards.append({
+            "theme": r["theme"], "color": PALETTE[k % len(PALETTE)], "direction": r["direction"],
+            "sentences": sentences[2 * k: 2 * k + 2], "years": years,
+            "topics": [{"topic": int(t.topic), "label": t.topic_label, "n_docs": int(t.n_docs), "share": t.share}
+                       for t in where.itertuples(index=False)],
+        })
+    return {"rows": rows, "cards": cards}
