@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from topics.text import singular
 from topics.naming.terms import (
     ADJECTIVE_ENDING,
     NOUN_EXCEPTIONS,
@@ -108,7 +109,7 @@ def _candidates(
         # words that cannot name a topic alone ("graph") can stand in a pair ("graph, molecules")
         pool = [t for t, _ in ranked if not is_phrase(t) and not is_bad_word(t) and t not in HEAD_ONLY_TERMS]
         for t in [t for t in pool if distinctive(t)] or pool:
-            if not any(_stem(t) == _stem(g) for g in good):  # "experts, expert" says one thing
+            if not any(singular(t) == singular(g) for g in good):  # "experts, expert" says one thing
                 good.append(t)
         pairs = [f"{a}, {b}" for a, b in zip(good, good[1:])][:3]
     rest = [t for t, _ in terms if t and t not in phrases and t not in singles]
@@ -271,20 +272,13 @@ def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], acce
             total += 1
             nxt = tokens[i + n]
             if nxt and (accept is None or accept(nxt)):
-                group = forms.setdefault(_stem(nxt), {})
+                group = forms.setdefault(singular(nxt), {})
                 group[nxt] = group.get(nxt, 0) + 1
     if not forms:
         return None, 0, total
     _, group = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))
     word = max(group.items(), key=lambda kv: (kv[1], kv[0]))[0]
     return word, sum(group.values()), total
-
-
-def _stem(word: str) -> str:
-    for ending in ("ies", "es", "s"):
-        if len(word) > len(ending) + 2 and word.endswith(ending):
-            return word[: -len(ending)]
-    return word
 
 
 def is_modifier(term: str) -> bool:
@@ -314,9 +308,9 @@ def _overlaps(candidate: str, taken: set[str]) -> bool:
     # next to "vision-language models": whole words, in order.
     if " " not in candidate:
         return False
-    words = tuple(_stem(w) for w in candidate.split())
+    words = tuple(singular(w) for w in candidate.split())
     for other in taken:
-        others = tuple(_stem(w) for w in other.split(" (")[0].split())
+        others = tuple(singular(w) for w in other.split(" (")[0].split())
         if len(others) < 2:  # "transformers" does not take "vision transformers"
             continue
         short, long_ = (words, others) if len(words) <= len(others) else (others, words)
