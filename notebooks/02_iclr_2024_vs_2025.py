@@ -58,7 +58,7 @@ topics.figures.topic_sizes(analysis.prevalence)
 # "grew" or "shrank" only where q < 0.05.
 
 # %%
-analysis.comparison.round(3)
+analysis.comparison.table.round(3)
 
 # %% [markdown]
 # ## Which topics moved?

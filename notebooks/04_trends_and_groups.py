@@ -45,7 +45,7 @@ corpus.groupby(["year", "status"]).size().unstack()
 # %%
 analysis = topics.analyze(corpus, embedder=BACKEND, random_state=0, by="status")
 cols = ["label", "share_Oral", "share_Spotlight", "share_Poster", "z_Oral", "z_Spotlight", "z_Poster", "q_value", "leans"]
-analysis.comparison[cols].head(10).round(3)
+analysis.comparison.table[cols].head(10).round(3)
 
 # %% [markdown]
 # **Which topics lean to which group?** Red cells: more common in that group than in the

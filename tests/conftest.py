@@ -145,3 +145,36 @@ def trend_analysis(trend_corpus) -> topics.Analysis:
 def status_analysis(trend_corpus) -> topics.Analysis:
     """The same corpus compared by its 'status' column (three unordered groups)."""
     return topics.analyze(trend_corpus, embedder="lsa", random_state=0, cache=False, by="status")
+
+
+class CountingEmbedder:
+    """A deterministic fake backend that counts how many texts it embedded."""
+
+    name = "counting"
+
+    def __init__(self, fingerprint="fake-v1"):
+        self._fp = fingerprint
+        self.calls = 0
+        self.seen = 0
+
+    def fingerprint(self):
+        return self._fp
+
+    def encode(self, texts, *, show_progress=False):
+        self.calls += 1
+        self.seen += len(texts)
+        out = np.array([[len(t), sum(map(ord, t)) % 97, 1.0] for t in texts], dtype=np.float32)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+class FailingEmbedder(CountingEmbedder):
+    """Embeds ``fail_after`` calls, then raises as a killed run would."""
+
+    def __init__(self, fail_after, fingerprint="fake-v1"):
+        super().__init__(fingerprint)
+        self.fail_after = fail_after
+
+    def encode(self, texts, *, show_progress=False):
+        if self.calls == self.fail_after:
+            raise KeyboardInterrupt("killed")
+        return super().encode(texts, show_progress=show_progress)

@@ -6,6 +6,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "topics"
 
@@ -132,3 +134,11 @@ def test_no_import_cycles():
         if m not in state:
             visit(m, [m])
     assert not cycles, "\n".join(cycles)
+@pytest.mark.parametrize("module", sorted(m for m in modules() if m != "topics" and not m.endswith("__init__")))
+def test_every_module_has_a_test_module(module):
+    path = modules()[module]
+    if path.name == "__init__.py":
+        pytest.skip("a package's __init__ gathers names")
+    parts = module.split(".")[1:]
+    expected = ROOT / "tests" / Path(*parts[:-1]) / f"test_{parts[-1]}.py"
+    assert expected.exists(), f"{module} has no test module {expected.relative_to(ROOT)}"

@@ -13,6 +13,7 @@ other forms the pipeline needs:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -97,6 +98,9 @@ def fold_accents(text: str) -> str:
     """Accents folded to ASCII letters ("Schrödinger" -> "Schrodinger")."""
     import unicodedata
 
+    text = str(text)
+    if text.isascii():
+        return text
     return "".join(c for c in unicodedata.normalize("NFKD", str(text)) if not unicodedata.combining(c))
 
 
@@ -113,6 +117,7 @@ def normalize(text: str) -> str:
     return _NOT_ALNUM.sub(" ", fold_accents(text).lower()).strip()
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def singular(word: str) -> str:
     """``word`` without a plural ending, the package's one plural rule (for comparing
     words, not for display): "-ies" -> "-y" ("studies"), "-es" after s, x, z, ch or sh
@@ -121,7 +126,9 @@ def singular(word: str) -> str:
     comparison go through it, so a stem that is not a word ("bia" from "bias") does no
     harm; it is not for display.
     """
-    if len(word) > 4 and word.endswith("ies") and word not in ("series", "species"):
+    if word in ("series", "species"):
+        return word
+    if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("ss", "x", "z", "ch", "sh")):
         return word[:-2]

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import adjusted_rand_score
 
-from topics.clustering.consensus import assign_outliers, coassociation, membership_confidence, partition_graph, run_seeds
+from topics.clustering.consensus import (
+    assign_outliers, coassociation, extend_labels, membership_confidence, partition_graph, run_seeds,
+)
 from topics.clustering.neighbors import nearest_neighbors
 
 
@@ -130,3 +132,18 @@ def test_a_graph_without_edges_has_no_topics():
     empty = sp.csr_matrix((5, 5))
     assert partition_graph(empty).tolist() == [0, 1, 2, 3, 4]  # each paper alone
     assert (partition_graph(empty, min_size=2) == -1).all()
+
+
+def test_extend_labels_by_hand():
+    # papers 0-2 are landmarks (topics 0, 0, 1); paper 3 sits by 0 and 1, paper 4 by 2 only
+    landmarks = np.array([0, 1, 2])
+    indices = np.array([[0, 1], [1, 0], [2, 1], [0, 1], [2, 0]])
+    distances = np.array([[0, .2], [0, .2], [0, .9], [.1, .1], [.1, .9]])
+    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances)).tolist() == [0, 0, 1, 0, 1]
+    # with a share rule: paper 4's votes are 0.9 for topic 1 and 0.1 for topic 0
+    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances), min_share=0.95).tolist() == [0, 0, 1, 0, -1]
+    # several labellings at once: each as if extended alone; paper 3's tie (0.9 each) goes to the smaller label
+    runs = np.array([[0, 0, 1], [5, 2, 2], [-1, 3, 3]])
+    together = extend_labels(runs, landmarks, (indices, distances))
+    assert together.tolist() == [extend_labels(r, landmarks, (indices, distances)).tolist() for r in runs]
+    assert together[1].tolist() == [5, 2, 2, 2, 2] and together[2].tolist() == [-1, 3, 3, -1, 3]

@@ -1,23 +1,15 @@
+"""TopicModel: fitting, its parameters and the scikit-learn contract, outliers, landmarks, names."""
+
 import numpy as np
 import pytest
 from sklearn.exceptions import NotFittedError
-from sklearn.metrics import adjusted_rand_score
+from sklearn.metrics import adjusted_rand_score, homogeneity_score
 
 from tests.conftest import THEMES
 from topics.text import clean_for_terms
 from topics.clustering.model import TopicModel, size_rule
 from topics.embedding.embed import embed_texts
-from topics.clustering.tables import document_table, representative_documents, term_table, topic_table
-
-
-@pytest.fixture(scope="module")
-def theme_embeddings(theme_corpus):
-    return embed_texts(theme_corpus["abstract"].tolist(), "lsa", cache=False)
-
-
-@pytest.fixture(scope="module")
-def theme_model(theme_corpus, theme_embeddings):
-    return TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
+from topics.clustering.tables import topic_table
 
 
 def test_recovers_known_themes(theme_corpus, theme_model):
@@ -73,18 +65,18 @@ def test_input_validation(theme_corpus, theme_embeddings):
 def test_reduce_outliers_keeps_the_original_share(sample_corpus):
     emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
     # outlier_share=1 keeps every paper the consensus left out, so there are some to reassign
-    plain = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    plain = TopicModel(method="consensus", random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
     assert (plain.labels_ == -1).any(), "the sample should have some outliers to reassign"
     assert plain.outlier_share_ == pytest.approx(plain.core_outlier_share_)
-    reduced = TopicModel(random_state=0, outlier_share=1.0, reduce_outliers=True).fit(sample_corpus, emb)
+    reduced = TopicModel(method="consensus", random_state=0, outlier_share=1.0, reduce_outliers=True).fit(sample_corpus, emb)
     assert not (reduced.labels_ == -1).any() and reduced.outlier_share_ == 0
     assert reduced.core_outlier_share_ == pytest.approx(plain.core_outlier_share_)
 
 
 def test_neighbour_votes_assign_most_consensus_outliers(sample_corpus):
     emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
-    kept = TopicModel(random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
-    voted = TopicModel(random_state=0).fit(sample_corpus, emb)
+    kept = TopicModel(method="consensus", random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    voted = TopicModel(method="consensus", random_state=0).fit(sample_corpus, emb)
     assert voted.core_outlier_share_ == pytest.approx(kept.core_outlier_share_)
     assert voted.outlier_share_ < kept.outlier_share_
     # only former outliers moved: papers with a consensus topic keep their grouping
@@ -106,58 +98,12 @@ def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
         theme_model.rename({99: "x"})
 
 
-def test_tables(theme_corpus, theme_embeddings, theme_model):
-    docs = document_table(theme_model, theme_corpus)
-    assert docs.columns[:9].tolist() == ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label"]
-    topics = topic_table(theme_model)
-    assert topics["n_docs"].sum() == len(theme_corpus)
-    assert topics["share"].sum() == pytest.approx(1)
-    terms = term_table(theme_model)
-    assert terms.groupby("topic")["weight"].apply(lambda w: w.is_monotonic_decreasing).all()
-    reps = representative_documents(theme_model, theme_corpus, theme_embeddings, n=2)
-    assert (reps.groupby("topic").size() == 2).all()
-    assert (docs.set_index("doc_id").loc[reps["doc_id"], "topic"].to_numpy() == reps["topic"].to_numpy()).all()
-
-
 def test_latex_never_becomes_a_term(sample_analysis):
     terms = set(sample_analysis.terms["term"])
     for token in terms:
         assert not any(ch in token for ch in "$\\{}`'"), token
     for junk in ("mathcal", "textbf", "textit", "mathbb", "emph", "alpha"):
         assert not any(junk in t.split() for t in terms), junk
-
-
-def test_nearest_neighbors_are_exact_and_self_first():
-    from topics.clustering.neighbors import nearest_neighbors
-
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(60, 8)).astype(np.float32)
-    idx, dist = nearest_neighbors(x, n_neighbors=6)
-    assert idx.shape == dist.shape == (60, 6) and idx.dtype == np.int32 and dist.dtype == np.float32
-    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
-    full = 1 - unit @ unit.T
-    np.testing.assert_array_equal(idx, np.argsort(full, axis=1, kind="stable")[:, :6])
-    np.testing.assert_allclose(dist, np.take_along_axis(full, idx, axis=1), atol=1e-5)
-    assert (idx[:, 0] == np.arange(60)).all() and np.allclose(dist[:, 0], 0, atol=1e-6)
-    with pytest.raises(ValueError, match="n_neighbors"):
-        nearest_neighbors(x, n_neighbors=61)
-
-
-def test_map_reuses_the_model_graph(theme_corpus, theme_embeddings):
-    from topics.clustering.neighbors import nearest_neighbors
-    from topics.clustering.layout import map_coordinates
-
-    model = TopicModel(random_state=0).fit(theme_corpus, theme_embeddings)
-    k = model.params_["n_neighbors"]
-    # one exact graph with each document first and k neighbours after it, shared with the map
-    assert model.neighbors_[0].shape == (len(theme_corpus), k + 1)
-    np.testing.assert_array_equal(model.neighbors_[0], nearest_neighbors(theme_embeddings, n_neighbors=k + 1)[0])
-    shared = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=model.neighbors_)
-    again = map_coordinates(theme_embeddings, n_neighbors=k, random_state=0, neighbors=nearest_neighbors(theme_embeddings, n_neighbors=k))
-    assert shared.shape == (len(theme_corpus), 2) and np.isfinite(shared).all()
-    np.testing.assert_array_equal(shared, again)  # the same exact graph either way
-    with pytest.raises(ValueError, match="at least"):
-        map_coordinates(theme_embeddings, n_neighbors=k, neighbors=tuple(a[:, :2] for a in model.neighbors_))
 
 
 @pytest.mark.slow
@@ -170,7 +116,7 @@ def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
     import topics
     from topics.naming.acronyms import find_acronyms
     from topics.embedding.backends import SentenceTransformerEmbedder
-    from topics.naming.labels import GENERIC_PHRASES
+    from topics.naming.terms import GENERIC_PHRASES
 
     analysis = topics.analyze(sample_corpus, embedder=SentenceTransformerEmbedder(precision="bf16"), random_state=0, cache=False)
     names = {t: n for t, n in analysis.model.topic_names_.items() if t != -1}
@@ -197,3 +143,50 @@ def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
     for name in names.values():
         assert name not in GENERIC_PHRASES
         assert not set(name.replace(",", " ").split()) & acronyms, f"{name!r} is a bare acronym the corpus defines"
+
+
+def test_topics_fitted_on_landmarks_label_every_paper():
+    from tests.conftest import make_theme_corpus
+
+    from topics.clustering.model import TopicModel
+    from topics.embedding.backends import HashingEmbedder
+
+    corpus = make_theme_corpus(n_per_theme=50)
+    truth = corpus["theme"].to_numpy()
+    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
+    kwargs = dict(n_runs=3, random_state=0, n_jobs=1)
+    fit = TopicModel(n_landmarks=120, **kwargs).fit(corpus, embeddings)
+    assert len(fit.landmarks_) == 120 and fit.runs_.shape == (12, len(corpus))
+    assert fit.params_["min_cluster_size"] == TopicModel(**kwargs)._resolve_params(120)["min_cluster_size"]
+    assert fit.labels_.shape == fit.confidence_.shape == truth.shape
+    assert fit.reduced_embeddings_.shape == (len(corpus), 5) and np.isfinite(fit.reduced_embeddings_).all()
+    assert np.isin(fit.neighbors_[0], fit.landmarks_).all()
+    rest = np.setdiff1d(np.arange(len(corpus)), fit.landmarks_)
+    # 120 landmarks give a small-corpus size rule, so themes split into several topics; but
+    # no topic mixes themes, and the papers never clustered join topics of their own theme
+    assert (fit.labels_[rest] != -1).mean() > 0.9
+    assert homogeneity_score(truth[rest], fit.labels_[rest]) > 0.95
+    whole = TopicModel(n_landmarks=None, **kwargs).fit(corpus, embeddings)
+    assert whole.landmarks_ is None and len(whole.runs_[0]) == len(corpus)
+    # names come from the landmarks' texts; merging renumbers every paper, landmark or not
+    first, second = [t for t in fit.topics if t != -1][:2]
+    merged = fit.merge([first, second])
+    assert (merged.labels_[np.isin(fit.labels_, [first, second])] == merged.labels_[fit.labels_ == first][0]).all()
+    assert len(merged.topic_names_) == len(fit.topic_names_) - 1
+
+
+def test_small_corpora_are_clustered_by_ward_and_larger_ones_by_the_consensus():
+    from topics.clustering.model import SMALL_CORPUS, resolve_method
+
+    assert resolve_method("auto", SMALL_CORPUS - 1) == "ward" and resolve_method("auto", SMALL_CORPUS) == "consensus"
+    assert resolve_method("consensus", 50) == "consensus"
+    with pytest.raises(ValueError, match="unknown method"):
+        resolve_method("kmeans", 50)
+
+
+def test_ward_topics_do_not_depend_on_the_seed(theme_corpus, theme_embeddings):
+    a = TopicModel(method="ward", random_state=0).fit(theme_corpus, theme_embeddings)
+    b = TopicModel(method="ward", random_state=7).fit(theme_corpus, theme_embeddings)
+    np.testing.assert_array_equal(a.labels_, b.labels_)
+    assert a.params_["method"] == "ward" and a.outlier_share_ == 0.0
+    assert set(a.topic_name_coverage_) == set(a.topic_names_)

@@ -1,21 +1,12 @@
-"""Exact neighbours, landmarks, and a consensus fitted on landmarks."""
+"""Exact neighbours, landmarks, and reading labels and values through a neighbour graph."""
 
 import numpy as np
 import pytest
-from sklearn.metrics import homogeneity_score
 
-from topics.clustering.consensus import ConsensusClusterer, extend_labels
-from topics.clustering.runs import readings
-from topics.clustering.layout import map_coordinates
-from topics.clustering.neighbors import choose_landmarks, landmark_graph, nearest_neighbors, spread, vote
-
-
-def _planted(seed=0, n_groups=5, per_group=80, dim=16):
-    rng = np.random.default_rng(seed)
-    centres = rng.normal(size=(n_groups, dim)) * 4
-    truth = np.repeat(np.arange(n_groups), per_group)
-    points = centres[truth] + rng.normal(size=(len(truth), dim))
-    return truth, (points / np.linalg.norm(points, axis=1, keepdims=True)).astype(np.float32)
+from tests.clustering.conftest import planted as _planted
+from topics.clustering.neighbors import (
+    choose_landmarks, landmark_graph, landmark_step, nearest_neighbors, resolve_seed, spread, vote,
+)
 
 
 def test_neighbours_among_other_rows_are_exact():
@@ -53,90 +44,6 @@ def test_vote_and_spread_by_hand():
     np.testing.assert_allclose(spread(coords, neighbors, distances, np.array([3]))[0], expected)
 
 
-def test_extend_labels_by_hand():
-    # papers 0-2 are landmarks (topics 0, 0, 1); paper 3 sits by 0 and 1, paper 4 by 2 only
-    landmarks = np.array([0, 1, 2])
-    indices = np.array([[0, 1], [1, 0], [2, 1], [0, 1], [2, 0]])
-    distances = np.array([[0, .2], [0, .2], [0, .9], [.1, .1], [.1, .9]])
-    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances)).tolist() == [0, 0, 1, 0, 1]
-    # with a share rule: paper 4's votes are 0.9 for topic 1 and 0.1 for topic 0
-    assert extend_labels(np.array([0, 0, 1]), landmarks, (indices, distances), min_share=0.95).tolist() == [0, 0, 1, 0, -1]
-    # several labellings at once: each as if extended alone; paper 3's tie (0.9 each) goes to the smaller label
-    runs = np.array([[0, 0, 1], [5, 2, 2], [-1, 3, 3]])
-    together = extend_labels(runs, landmarks, (indices, distances))
-    assert together.tolist() == [extend_labels(r, landmarks, (indices, distances)).tolist() for r in runs]
-    assert together[1].tolist() == [5, 2, 2, 2, 2] and together[2].tolist() == [-1, 3, 3, -1, 3]
-
-
-def test_readings_span_granularities_and_share_one_tree():
-    from hdbscan import HDBSCAN
-
-    from topics.clustering.runs import _read
-
-    assert readings(22) == [(22, "eom"), (22, "leaf"), (15, "eom"), (33, "eom")]
-    assert min(size for size, _ in readings(2)) == 2
-    _, points = _planted(seed=4, n_groups=6, per_group=40, dim=3)
-    shared = _read(points, 12, 4)
-    for labels, (size, method) in zip(shared, readings(12)):  # the same labels as a fit per reading
-        separate = HDBSCAN(min_cluster_size=size, min_samples=4, cluster_selection_method=method).fit(points).labels_
-        np.testing.assert_array_equal(labels, separate)
-    assert len({tuple(labels) for labels in shared}) > 1  # and the readings do differ
-
-
-def test_topics_fitted_on_landmarks_label_every_paper():
-    from tests.conftest import make_theme_corpus
-
-    from topics.clustering.model import TopicModel
-    from topics.embedding.backends import HashingEmbedder
-
-    corpus = make_theme_corpus(n_per_theme=50)
-    truth = corpus["theme"].to_numpy()
-    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
-    kwargs = dict(n_runs=3, random_state=0, n_jobs=1)
-    fit = TopicModel(n_landmarks=120, **kwargs).fit(corpus, embeddings)
-    assert len(fit.landmarks_) == 120 and fit.runs_.shape == (12, len(corpus))
-    assert fit.params_["min_cluster_size"] == TopicModel(**kwargs)._resolve_params(120)["min_cluster_size"]
-    assert fit.labels_.shape == fit.confidence_.shape == truth.shape
-    assert fit.reduced_embeddings_.shape == (len(corpus), 5) and np.isfinite(fit.reduced_embeddings_).all()
-    assert np.isin(fit.neighbors_[0], fit.landmarks_).all()
-    rest = np.setdiff1d(np.arange(len(corpus)), fit.landmarks_)
-    # 120 landmarks give a small-corpus size rule, so themes split into several topics; but
-    # no topic mixes themes, and the papers never clustered join topics of their own theme
-    assert (fit.labels_[rest] != -1).mean() > 0.9
-    assert homogeneity_score(truth[rest], fit.labels_[rest]) > 0.95
-    whole = TopicModel(n_landmarks=None, **kwargs).fit(corpus, embeddings)
-    assert whole.landmarks_ is None and len(whole.runs_[0]) == len(corpus)
-    # names come from the landmarks' texts; merging renumbers every paper, landmark or not
-    first, second = [t for t in fit.topics if t != -1][:2]
-    merged = fit.merge([first, second])
-    assert (merged.labels_[np.isin(fit.labels_, [first, second])] == merged.labels_[fit.labels_ == first][0]).all()
-    assert len(merged.topic_names_) == len(fit.topic_names_) - 1
-
-
-def test_parallel_runs_give_the_same_topics():
-    _, points = _planted(seed=3, n_groups=4, per_group=50)
-    kwargs = dict(n_runs=4, n_neighbors=10, min_cluster_size=10, random_state=2)
-    one = ConsensusClusterer(n_jobs=1, **kwargs).fit(points)
-    two = ConsensusClusterer(n_jobs=2, **kwargs).fit(points)
-    np.testing.assert_array_equal(one.runs_, two.runs_)
-    np.testing.assert_array_equal(one.labels_, two.labels_)
-
-
-def test_map_of_landmarks_places_the_rest_among_them():
-    truth, points = _planted(n_groups=3, per_group=60)
-    landmarks = choose_landmarks(len(points), 90, random_state=0)
-    graph = landmark_graph(points, landmarks, n_neighbors=11)
-    coords = map_coordinates(points, n_neighbors=10, random_state=0, neighbors=graph, landmarks=landmarks)
-    assert coords.shape == (180, 2) and np.isfinite(coords).all()
-    rest = np.setdiff1d(np.arange(180), landmarks)
-    # each placed paper lies nearer its own group's landmark centre than any other group's
-    centres = np.array([coords[landmarks][truth[landmarks] == g].mean(axis=0) for g in range(3)])
-    nearest = np.linalg.norm(coords[rest, None] - centres[None], axis=2).argmin(axis=1)
-    assert (nearest == truth[rest]).mean() > 0.95
-    with pytest.raises(ValueError, match="landmarks"):
-        map_coordinates(points, landmarks=landmarks)
-
-
 def test_identical_rows_are_neighbours_in_order_of_position():
     rng = np.random.default_rng(0)
     points = rng.normal(size=(3, 384)).astype(np.float32)[[0, 1, 1, 2, 0, 1, 1, 1, 1]]  # rows 1, 2, 5-8 are one point
@@ -152,3 +59,42 @@ def test_vote_keeps_the_labels_dtype_and_many_labellings():
         assert vote(np.array([0, 1, 1], dtype=dtype), neighbors, distances, [0, 1]).tolist() == [1, 1]
     many = vote(np.array([[0, 1, 1], [2, 2, 0], [-1, 3, -1]]), neighbors, distances, [0, 1])
     assert many.tolist() == [[1, 1], [2, 2], [-1, -1]]
+
+
+def test_nearest_neighbors_are_exact_and_self_first():
+    from topics.clustering.neighbors import nearest_neighbors
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 8)).astype(np.float32)
+    idx, dist = nearest_neighbors(x, n_neighbors=6)
+    assert idx.shape == dist.shape == (60, 6) and idx.dtype == np.int32 and dist.dtype == np.float32
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    full = 1 - unit @ unit.T
+    np.testing.assert_array_equal(idx, np.argsort(full, axis=1, kind="stable")[:, :6])
+    np.testing.assert_allclose(dist, np.take_along_axis(full, idx, axis=1), atol=1e-5)
+    assert (idx[:, 0] == np.arange(60)).all() and np.allclose(dist[:, 0], 0, atol=1e-6)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        nearest_neighbors(x, n_neighbors=61)
+
+
+def test_resolve_seed_makes_none_zero():
+    assert resolve_seed(None) == 0
+    assert resolve_seed(5) == 5
+    assert resolve_seed(np.int64(7)) == 7 and type(resolve_seed(np.int64(7))) is int
+
+
+def test_landmark_step_only_for_corpora_larger_than_the_landmarks():
+    _, points = _planted(n_groups=3, per_group=30)  # 90 papers
+    assert landmark_step(points, None, n_neighbors=5) == (None, None)
+    assert landmark_step(points, 90, n_neighbors=5) == (None, None)  # every paper would be a landmark
+    assert landmark_step(points, 200, n_neighbors=5) == (None, None)
+    landmarks, (idx, dist) = landmark_step(points, 40, n_neighbors=5, random_state=3)
+    assert len(landmarks) == 40 and len(np.unique(landmarks)) == 40 and (np.diff(landmarks) > 0).all()
+    assert idx.shape == dist.shape == (90, 5) and np.isin(idx, landmarks).all()  # only landmarks are neighbours
+    assert (idx[landmarks, 0] == landmarks).all()  # a landmark's row starts with itself
+    again, (idx_again, _) = landmark_step(points, 40, n_neighbors=5, random_state=3)
+    np.testing.assert_array_equal(again, landmarks)
+    np.testing.assert_array_equal(idx_again, idx)
+    none_seed, _ = landmark_step(points, 40, n_neighbors=5, random_state=None)
+    np.testing.assert_array_equal(none_seed, landmark_step(points, 40, n_neighbors=5, random_state=0)[0])
+    assert not np.array_equal(none_seed, landmarks)  # another seed, another sample

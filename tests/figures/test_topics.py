@@ -5,61 +5,6 @@ import pytest
 from tests.conftest import values
 from topics import figures
 from topics.figures.style import OUTLIER_COLOR
-from topics.stats.comparison import TwoGroups
-
-
-@pytest.fixture
-def comparison():
-    comp = pd.DataFrame(
-        {
-            "topic": [1, 0, 2],
-            "label": ["optimal transport", "speech", "<b>bold</b>"],
-            "n_2024": [0, 10, 5],
-            "n_2025": [20, 10, 5],
-            "share_2024": [0.0, 0.5, 0.25],
-            "share_2025": [0.4, 0.2, 0.1],
-            "diff_pp": [40.0, -30.0, -15.0],
-            "ci_low_pp": [20.0, -50.0, -35.0],
-            "ci_high_pp": [55.0, -5.0, 5.0],
-            "z": [3.1, -2.0, -0.9],
-            "p_value": [0.001, 0.02, 0.3],
-            "q_value": [0.003, 0.03, 0.3],
-            "direction": ["grew", "shrank", "no clear change"],
-            "outliers_counted": False,
-        }
-    )
-    return TwoGroups(comp, by="year", groups=(2024, 2025), sizes={2024: 20, 2025: 50})
-
-
-def test_topic_colors_are_stable_and_outliers_grey():
-    a, b = figures.topic_colors([0, 1, -1]), figures.topic_colors([1, 0, 5])
-    assert a[0] == b[0] and a[1] == b[1] and a[-1] == OUTLIER_COLOR
-    assert len(set(figures.topic_colors(range(20)).values())) == 20
-
-
-def test_prevalence_shift(comparison):
-    d = figures.prevalence_shift(comparison).to_dict()
-    bars = [t for t in d["data"] if t["type"] == "bar"][0]
-    # sorted by z ascending, so the largest growth is drawn on top
-    assert list(bars["y"]) == ["speech", "&lt;b&gt;bold&lt;/b&gt;", "optimal transport"]
-    assert values(bars["x"]) == [-30.0, -15.0, 40.0]
-    assert values(bars["error_x"]["array"]) == [25.0, 20.0, 15.0]
-    assert values(bars["error_x"]["arrayminus"]) == [20.0, 20.0, 20.0]
-    assert list(bars["marker"]["opacity"]) == [1.0, 0.35, 1.0]  # only clear changes in full colour
-    assert "&lt;b&gt;bold&lt;/b&gt;" in bars["y"] and "<b>bold</b>" not in bars["y"]
-    markers = [t for t in d["data"] if t["type"] == "scatter" and t.get("mode") == "markers"]
-    assert [m["name"] for m in markers] == ["2024", "2025"]
-    assert values(markers[1]["x"]) == pytest.approx([20.0, 10.0, 40.0])
-    assert "percentage points" in d["layout"]["xaxis2"]["title"]["text"]
-    assert "q = 0.003" in bars["hovertext"][2] and "+40.0 points" in bars["hovertext"][2]
-
-
-def test_significance_plot(comparison):
-    d = figures.significance_plot(comparison).to_dict()
-    pts = d["data"][0]
-    assert values(pts["y"]) == pytest.approx(list(-np.log10([0.003, 0.03, 0.3])))
-    assert list(pts["text"]) == ["optimal transport", "speech", ""]
-    assert d["layout"]["yaxis"]["title"]["text"].startswith("evidence")
 
 
 def test_topic_map_year_buttons_and_escaping():
@@ -107,40 +52,6 @@ def test_topic_terms_small_multiples():
     assert [a["text"] for a in d["layout"]["annotations"]] == ["0: a", "1: b"]
 
 
-def test_similarity_and_hierarchy():
-    ids = [0, 1, 2]
-    sim = np.array([[1, 0.9, 0.1], [0.9, 1, 0.2], [0.1, 0.2, 1]])
-    rows = [{"topic_a": a, "label_a": f"t{a}", "topic_b": b, "label_b": f"t{b}", "similarity": sim[a, b]} for a in ids for b in ids]
-    table = pd.DataFrame(rows)
-    heat = figures.topic_similarity_heatmap(table).to_dict()["data"][0]
-    z = np.array(values(heat["z"]))
-    assert z.shape == (3, 3) and np.allclose(np.diag(z), 1)
-    assert abs(list(heat["y"]).index("0: t0") - list(heat["y"]).index("1: t1")) == 1  # related topics adjacent
-    dend = figures.topic_hierarchy(table).to_dict()
-    assert len(dend["data"]) == 2  # two merges for three topics
-    assert set(dend["layout"]["yaxis"]["ticktext"]) == {"0: t0", "1: t1", "2: t2"}
-
-
-def test_theme_shares_draws_shares_and_intervals():
-    prev = pd.DataFrame({
-        "theme": ["optimal transport", "optimal transport", "<b>x</b>", "<b>x</b>"],
-        "year": [2024, 2025, 2024, 2025], "n_docs": [5, 10, 1, 0], "year_total": [100, 200, 100, 200],
-        "share": [0.05, 0.05, 0.01, 0.0], "ci_low": [0.02, 0.03, 0.0, 0.0], "ci_high": [0.11, 0.09, 0.05, 0.02],
-    })
-    d = figures.theme_shares(prev).to_dict()
-    assert [t["name"] for t in d["data"]] == ["optimal transport", "&lt;b&gt;x&lt;/b&gt;"]
-    first = d["data"][0]
-    assert values(first["y"]) == pytest.approx([5.0, 5.0])
-    assert values(first["error_y"]["array"]) == pytest.approx([6.0, 4.0])  # 11 - 5, 9 - 5 points
-    assert values(first["error_y"]["arrayminus"]) == pytest.approx([3.0, 2.0])
-    # themes are nudged apart along the year axis, and the ticks still name the years
-    assert values(first["x"])[0] < 2024 < values(d["data"][1]["x"])[0]
-    assert d["layout"]["xaxis"]["ticktext"] == ["2024", "2025"]
-    assert "5 of 100 papers" in first["hovertext"][0]
-    with pytest.raises(ValueError, match="lacks column"):
-        figures.theme_shares(prev.drop(columns="ci_low"))
-
-
 def _many_docs():
     # topic 0: 900 papers, topic 1: 90, topic 2: 10; half in each year.
     topic = np.repeat([0, 1, 2], [900, 90, 10])
@@ -179,9 +90,3 @@ def test_topic_map_draws_a_sample_and_says_so():
     every = figures.topic_map(docs, coords, max_points=None).to_dict()
     assert sum(len(values(t["x"])) for t in every["data"]) == 1000
     assert every["layout"]["title"]["text"].startswith("Topic map: every paper")
-
-
-def test_prevalence_shift_names_its_rows(comparison):
-    d = figures.prevalence_shift(comparison, unit="area").to_dict()
-    assert d["layout"]["title"]["text"].startswith("Which areas grew or shrank")
-    assert d["layout"]["yaxis"]["title"]["text"].startswith("area (sorted by z-score")

@@ -1,8 +1,10 @@
 """Acronyms defined in the corpus itself (Schwartz-Hearst), written out in terms and names."""
 
+import logging
+
 import numpy as np
 
-from topics.naming.acronyms import expand_acronyms, find_acronyms
+from topics.naming.acronyms import document_definitions, expand_acronyms, find_acronyms
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.labels import topic_names
 
@@ -42,13 +44,6 @@ def test_expansion_is_case_sensitive_and_writes_a_definition_once():
     assert "ot-free" in out and out.endswith("not ot.")
 
 
-def test_no_phrase_crosses_punctuation_and_acronyms_become_words():
-    analyzer = PhraseAnalyzer(acronyms={"PDEs": "partial differential equations"})
-    grams = analyzer("We solve partial differential equations (PDEs) quickly.")
-    assert "partial differential" in grams and "differential equations" in grams
-    assert "equations pdes" not in grams and "pdes" not in grams and "equations partial" not in grams
-
-
 def test_topic_names_use_the_written_out_acronym():
     texts = [
         "SSL methods learn from pixels; SSL needs augmentation.",
@@ -82,3 +77,23 @@ def test_skipping_words_without_two_capitals_changes_nothing():
     assert A.expand_acronyms(text, acronyms) == A.expand_acronyms(text, acronyms, words=A._WORD)
     assert "large language models" in A.expand_acronyms(text, acronyms)
     assert A.word_pattern({"Ot": "optimal transport"}) is A._WORD  # one capital: every word is looked up
+
+
+def test_document_definitions_keep_every_pair_of_one_paper():
+    text = ("We study optimal transport (OT) for deep long-tailed recognition (DLTR) and "
+            "self-supervised learning (SSL); see (i) and (e.g. below), and (Table 2).")
+    assert document_definitions(text) == [
+        ("OT", "optimal transport"), ("DLTR", "deep long-tailed recognition"), ("SSL", "self-supervised learning"),
+    ]
+    assert document_definitions("No parentheses here.") == []
+
+
+def test_acronym_search_leaves_the_root_logger_alone():
+    import subprocess
+    import sys
+
+    code = ("import logging; from topics.naming.acronyms import document_definitions; "
+            "document_definitions('optimal transport (OT) here'); r = logging.getLogger(); "
+            "print(len(r.handlers), r.level)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", str(logging.WARNING)]  # the package's import-time basicConfig is undone

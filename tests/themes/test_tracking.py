@@ -1,5 +1,5 @@
-"""Guided themes: acronyms, phrase matching, the calibrated cut, membership, statistics,
-theme files, and the check-set goal (slow)."""
+"""Tracking guided themes through a corpus: membership, statistics, top papers, sentences,
+the pipeline, and the check-set goal (slow)."""
 
 from __future__ import annotations
 
@@ -13,102 +13,9 @@ from scipy import stats
 
 import topics
 from tests.conftest import make_theme_corpus
-from topics.naming.acronyms import document_definitions
-from topics.themes.membership import MIN_POSITIVES, calibrate_cut, phrase_matches, theme_acronyms
-from topics.themes.specs import Theme, as_themes, read_themes
+from topics.themes.membership import phrase_matches
+from topics.themes.specs import Theme
 from topics.themes.tracking import theme_topics, track
-
-# --------------------------------------------------------------------------- acronyms
-
-
-def test_document_definitions_keep_every_pair_of_one_paper():
-    text = ("We study optimal transport (OT) for deep long-tailed recognition (DLTR) and "
-            "self-supervised learning (SSL); see (i) and (e.g. below), and (Table 2).")
-    assert document_definitions(text) == [
-        ("OT", "optimal transport"), ("DLTR", "deep long-tailed recognition"), ("SSL", "self-supervised learning"),
-    ]
-    assert document_definitions("No parentheses here.") == []
-
-
-def test_acronym_search_leaves_the_root_logger_alone():
-    import subprocess
-    import sys
-
-    code = ("import logging; from topics.naming.acronyms import document_definitions; "
-            "document_definitions('optimal transport (OT) here'); r = logging.getLogger(); "
-            "print(len(r.handlers), r.level)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["0", str(logging.WARNING)]  # the package's import-time basicConfig is undone
-
-
-def test_acronym_needs_two_papers_and_a_majority():
-    ssl = ("SSL", "self-supervised learning")
-    semi = ("SSL", "semi-supervised learning")
-    assert theme_acronyms([[ssl], [ssl], [semi]], ["self-supervised learning"]) == ["SSL"]
-    assert theme_acronyms([[ssl], [semi], [semi]], ["self-supervised learning"]) == []  # most papers mean another thing
-    assert theme_acronyms([[ssl]], ["self-supervised learning"]) == []  # one paper is not enough
-    # plural short forms fold onto the singular; longer long forms that contain the phrase count
-    dms = [[("DMs", "diffusion models")], [("DM", "latent diffusion model")]]
-    assert theme_acronyms(dms, ["diffusion models"]) == ["DM"]
-
-
-def test_phrase_matching_ignores_case_hyphens_and_plurals():
-    texts = ["Self-Supervised Learning at scale", "self supervised learnings", "supervised learning only",
-             "A diffusion model for X", "Diffusion Models everywhere", "diffusion of models"]
-    assert phrase_matches(texts, ["self-supervised learning"]).tolist() == [True, True, False, False, False, False]
-    assert phrase_matches(texts, ["diffusion models"]).tolist() == [False, False, False, True, True, False]
-
-
-def test_acronym_use_counts_unless_the_paper_defines_it_otherwise():
-    texts = ["Our OT-based method", "OTTER is a robot", "We use SSL features", "semi-supervised learning (SSL) works"]
-    defs = [document_definitions(t) for t in texts]
-    hits = phrase_matches(texts, ["optimal transport"], acronyms=["OT"], definitions=defs)
-    assert hits.tolist() == [True, False, False, False]
-    hits = phrase_matches(texts, ["self-supervised learning"], acronyms=["SSL"], definitions=defs)
-    assert hits.tolist() == [False, False, True, False]
-
-
-# --------------------------------------------------------------------------- the cut
-
-
-def lee_liu_by_hand(s, pos):
-    """r(t) from a normal with the positives' median and 1.4826 * MAD, written out."""
-    values = sorted(x for x, p in zip(s, pos) if p)
-    median = values[len(values) // 2] if len(values) % 2 else (values[len(values) // 2 - 1] + values[len(values) // 2]) / 2
-    deviations = sorted(abs(x - median) for x in values)
-    k = len(deviations)
-    mad = deviations[k // 2] if k % 2 else (deviations[k // 2 - 1] + deviations[k // 2]) / 2
-    sd = 1.4826 * mad
-    best = None
-    for t in sorted(set(s), reverse=True):
-        r = 0.5 * math.erfc((t - median) / (sd * math.sqrt(2)))
-        value = r * r / (sum(x >= t for x in s) / len(s))
-        if best is None or value > best[0]:
-            best = (value, t)
-    return best[1]
-
-
-def test_cut_maximises_lee_liu_criterion():
-    s = [0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.3, 0.2, 0.1, 0.05]
-    pos = [True, True, True, True, False, False, False, False, False, False]
-    # positives: median 0.825, MAD 0.05, sd 0.074; r^2 / P(s >= t) is 1.78 at 0.75 (the
-    # lowest positive), 1.82 at 0.70, 1.64 at 0.65: the cut reaches one paper below the
-    # positives and stops before the gap
-    assert lee_liu_by_hand(s, pos) == pytest.approx(0.7)
-    assert calibrate_cut(np.array(s), np.array(pos)) == pytest.approx(0.7)
-    # a tie is never split: the cut keeps or drops both papers at 0.7
-    s_tie = [0.9, 0.85, 0.8, 0.75, 0.7, 0.7, 0.3, 0.2, 0.1, 0.05]
-    assert calibrate_cut(np.array(s_tie), np.array(pos)) == pytest.approx(lee_liu_by_hand(s_tie, pos))
-
-
-def test_cut_needs_enough_positives():
-    s = np.linspace(1, 0, 10)
-    pos = np.zeros(10, bool)
-    pos[:MIN_POSITIVES - 1] = True
-    assert math.isnan(calibrate_cut(s, pos))
-
-
-# --------------------------------------------------------------------------- track
 
 
 @pytest.fixture(scope="module")
@@ -260,52 +167,10 @@ def test_top_papers_and_topics(marked):
     assert placed.iloc[0]["topic_label"] == "transport"
 
 
-def test_themes_validate():
-    with pytest.raises(ValueError, match="non-empty"):
-        Theme("  ")
-    with pytest.raises(ValueError, match="phrases must be a list"):
-        Theme("x", phrases="wasserstein")
-    with pytest.raises(ValueError, match="given more than once"):
-        as_themes(["Optimal transport", "optimal-transport"])
-
-
 def test_embeddings_must_match_corpus(marked):
     corpus, embeddings = marked
     with pytest.raises(ValueError, match="one row per paper"):
         track(corpus, embeddings[:-1], ["optimal transport"])
-
-
-# --------------------------------------------------------------------------- files
-
-
-def test_read_toml_and_yaml(tmp_path):
-    (tmp_path / "t.toml").write_text(
-        '[[themes]]\nname = "optimal transport"\nphrases = ["Wasserstein distance"]\nexamples = ["abc"]\n\n'
-        '[[themes]]\nname = "federated learning"\n', encoding="utf-8")
-    (tmp_path / "t.yaml").write_text(
-        "themes:\n  - name: optimal transport\n    phrases: [Wasserstein distance]\n    examples: [abc]\n  - federated learning\n",
-        encoding="utf-8")
-    expected = (Theme("optimal transport", ("Wasserstein distance",), ("abc",)), Theme("federated learning"))
-    assert read_themes(tmp_path / "t.toml") == expected
-    assert read_themes(tmp_path / "t.yaml") == expected
-
-
-@pytest.mark.parametrize(
-    "name, text, message",
-    [
-        ("bad.toml", "[[themes]\nname = 1", "not valid TOML"),
-        ("bad.yaml", "themes: [a, b\n  - c: :", "not valid YAML"),
-        ("empty.toml", "", "expected a non-empty list 'themes'"),
-        ("noname.toml", '[[themes]]\nphrases = ["x"]\n', "theme 1: theme name must be a non-empty string"),
-        ("key.yaml", "- name: x\n  synonyms: [y]\n", "unknown key(s) synonyms"),
-        ("t.json", "{}", "use .toml, .yaml or .yml"),
-    ],
-)
-def test_bad_theme_files_give_one_line(tmp_path, name, text, message):
-    (tmp_path / name).write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError) as info:
-        read_themes(tmp_path / name)
-    assert message in str(info.value) and name in str(info.value) and "\n" not in str(info.value)
 
 
 # --------------------------------------------------------------------------- the measured goal

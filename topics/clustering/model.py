@@ -39,17 +39,41 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.naming.acronyms import find_acronyms
 from topics.clustering.areas import topic_areas
+from topics.clustering.hierarchy import FixedClusterer, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
-from topics.naming.labels import area_names, topic_names
+from topics.naming.coverage import PhraseIndex, coverage
+from topics.naming.labels import Name, area_names, topic_names
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
 from topics.text import clean_for_terms
 
-__all__ = ["MIN_DOCUMENTS", "TopicModel", "check_inputs", "describe_topics", "fit_bertopic", "size_rule"]
+__all__ = [
+    "METHODS",
+    "MIN_DOCUMENTS",
+    "SMALL_CORPUS",
+    "TopicModel",
+    "check_inputs",
+    "describe_topics",
+    "fit_bertopic",
+    "resolve_method",
+    "size_rule",
+]
 
 logger = logging.getLogger(__name__)
 
 MIN_DOCUMENTS = 10
+#: Below this many clustered papers ``method="auto"`` uses Ward's hierarchy, from it the consensus.
+SMALL_CORPUS = 200
+METHODS = ("auto", "consensus", "ward")
+
+
+def resolve_method(method: str, n_docs: int) -> str:
+    """The clustering ``method`` that runs for ``n_docs`` clustered papers: "consensus" or "ward"."""
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if method == "auto":
+        return "ward" if n_docs < SMALL_CORPUS else "consensus"
+    return method
 
 
 def size_rule(n_docs: int) -> dict[str, int]:
@@ -114,6 +138,15 @@ class TopicModel(BaseEstimator):
     n_jobs
         Processes the consensus runs are spread over (``-1``: every core); the topics
         do not depend on it.
+    method
+        How topics are found: ``"consensus"`` (default: the consensus of UMAP + HDBSCAN
+        runs), ``"ward"`` (Ward's hierarchy split down to ``min_cluster_size`` at the
+        highest silhouette, :func:`topics.clustering.hierarchy.ward_topics`; the runs are
+        still made, for each paper's confidence), or ``"auto"``: Ward below
+        :data:`SMALL_CORPUS` clustered papers, the consensus from there on
+        (:func:`resolve_method`). Ward groups the 90 bundled abstracts closer to a
+        reading of them (``benchmarks/README.md``), but its topics are not yet named as
+        well, so it is not the default.
     random_state
         Chooses the runs' seeds: different values use disjoint seed sets; the same
         inputs and seed give identical assignments.
@@ -133,15 +166,21 @@ class TopicModel(BaseEstimator):
         The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
         granularities (:func:`topics.clustering.runs.readings`), in their own numbering.
     topic_names_ : dict[int, str]
-        A short, distinct name per topic (-1: "outliers (no topic)").
+        A name per topic that holds for its papers (-1: "outliers (no topic)";
+        :mod:`topics.naming.labels`).
+    topic_name_coverage_ : dict[int, float]
+        The share of each topic's papers that use its name (:mod:`topics.naming.coverage`).
+    topic_mixed_ : dict[int, bool]
+        Whether a topic's name joins two themes ("A / B"): no one phrase holds for half
+        its papers.
     topic_terms_ : dict[int, list[tuple[str, float]]]
         Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
     topic_embeddings_ : dict[int, ndarray]
         Unit-length mean embedding per topic.
     topic_areas_ : dict[int, int]
         Area per topic (-1 for the outliers).
-    area_names_ : dict[int, str]
-        A name per area.
+    area_names_, area_name_coverage_, area_mixed_ : dict[int, ...]
+        A name per area, the share of its papers that use it, and whether it is mixed.
     reduced_embeddings_ : ndarray, shape (n_docs, n_components)
         The first run's UMAP coordinates.
     acronyms_ : dict[str, str]
@@ -189,6 +228,7 @@ class TopicModel(BaseEstimator):
         top_n_terms: int = 10,
         n_landmarks: int | None = 20_000,
         n_jobs: int | None = -1,
+        method: str = "consensus",
         random_state: int | None = None,
     ):
         self.n_neighbors = n_neighbors
@@ -203,6 +243,7 @@ class TopicModel(BaseEstimator):
         self.top_n_terms = top_n_terms
         self.n_landmarks = n_landmarks
         self.n_jobs = n_jobs
+        self.method = method
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fitting
@@ -214,6 +255,7 @@ class TopicModel(BaseEstimator):
         params["random_state"] = resolve_seed(self.random_state)
         params["n_runs"] = int(self.n_runs)
         params["resolution"] = float(self.resolution)
+        params["method"] = resolve_method(self.method, n_docs if self.n_landmarks is None else min(n_docs, int(self.n_landmarks)))
         return params
 
     def fit(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> TopicModel:
@@ -243,8 +285,13 @@ class TopicModel(BaseEstimator):
             n_jobs=self.n_jobs,
             random_state=params["random_state"],
         )
+        topics_by = clusterer
+        if params["method"] == "ward":  # the runs still give each paper its confidence
+            clusterer.fit(embeddings[fitted])
+            ward = ward_topics(embeddings[fitted], min_cluster_size=params["min_cluster_size"])
+            topics_by = FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
         bertopic, topics, core = fit_bertopic(
-            fit_texts, embeddings[fitted], clusterer, acronyms=acronyms,
+            fit_texts, embeddings[fitted], topics_by, acronyms=acronyms,
             reduce_outliers=self.reduce_outliers, top_n_words=max(self.top_n_terms, 30),
         )
         runs, reduced = clusterer.runs_, clusterer.reduced_embeddings_
@@ -313,7 +360,14 @@ class TopicModel(BaseEstimator):
         if unknown:
             raise KeyError(f"no topic {sorted(unknown)[0]}; topics are {sorted(self.topic_names_)}")
         new = copy.copy(self)
-        new.topic_names_ = {**self.topic_names_, **{int(k): str(v) for k, v in names.items()}}
+        names = {int(k): str(v) for k, v in names.items()}
+        new.topic_names_ = {**self.topic_names_, **names}
+        index = PhraseIndex(self.fit_texts_, self.acronyms_)
+        fit_topics = self.labels_[self.fitted_documents_]
+        new.topic_name_coverage_ = {
+            **self.topic_name_coverage_, **{t: coverage(index, n, fit_topics == t) for t, n in names.items()}
+        }
+        new.topic_mixed_ = {**self.topic_mixed_, **dict.fromkeys(names, False)}
         return new
 
     def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
@@ -348,10 +402,11 @@ def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -
 
 
 def fit_bertopic(
-    texts: Sequence[str], embeddings: np.ndarray, clusterer: ConsensusClusterer, *,
+    texts: Sequence[str], embeddings: np.ndarray, clusterer, *,
     acronyms: Mapping[str, str], reduce_outliers: bool = False, top_n_words: int = 30,
 ):
-    """BERTopic with ``clusterer`` as its clustering model, fitted to ``texts``.
+    """BERTopic with ``clusterer`` (a :class:`~topics.clustering.consensus.ConsensusClusterer`
+    or :class:`~topics.clustering.hierarchy.FixedClusterer`) as its clustering model, fitted to ``texts``.
 
     Each consensus run reduces the embeddings itself, so BERTopic's own UMAP step is a
     pass-through; terms are counted by :class:`topics.naming.terms.PhraseAnalyzer` with the
@@ -398,29 +453,53 @@ def describe_topics(
     fitted: np.ndarray, fit_texts: Sequence[str], acronyms: Mapping[str, str], top_n_terms: int = 10, n_areas: int | None = None,
 ) -> dict:
     """What :class:`TopicModel` learns from the topic of each document, by attribute name:
-    ``labels_``, ``outlier_share_``, ``confidence_``, ``topic_names_``, ``topic_terms_``,
-    ``topic_embeddings_``, ``topic_areas_`` and ``area_names_``.
+    ``labels_``, ``outlier_share_``, ``confidence_``, ``topic_names_``,
+    ``topic_name_coverage_``, ``topic_mixed_``, ``topic_terms_``, ``topic_embeddings_``,
+    ``topic_areas_``, ``area_names_``, ``area_name_coverage_`` and ``area_mixed_``.
 
-    ``representations`` are BERTopic's c-TF-IDF terms per topic. Names and area names are
-    counted over the ``fitted`` documents, whose texts are ``fit_texts`` (the landmarks,
-    when there are some: a random sample names a topic as well as all its papers do).
+    ``representations`` are BERTopic's c-TF-IDF terms per topic. Names and their coverage
+    are counted over the ``fitted`` documents, whose texts are ``fit_texts`` (the
+    landmarks, when there are some: a random sample names a topic, and estimates the
+    share of its papers that use the name, as well as all its papers do).
     """
     fit_topics = topics[fitted]
     sizes = pd.Series(topics).value_counts().to_dict()
     ranked = {int(t): [(w, float(s)) for w, s in terms if w] for t, terms in representations.items() if t in sizes}
     analyzer = PhraseAnalyzer(acronyms=acronyms, remember=True)  # topic and area names read the same texts
+    index = PhraseIndex(fit_texts, acronyms)
     centroids = {}
     for t in sorted(sizes):
         v = embeddings[topics == t].mean(axis=0)
         centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
     areas = topic_areas(centroids, sizes, n_areas=n_areas)
+    topic_names_ = topic_names(ranked, fit_topics, fit_texts, analyzer=analyzer)
+    area_names_ = area_names(areas, fit_topics, fit_texts, analyzer=analyzer)
+    fit_areas = np.array([areas.get(int(t), -1) for t in fit_topics])
+    names = {t: _named(index, n, fit_topics == t) for t, n in topic_names_.items()}
+    area = {a: _named(index, n, fit_areas == a) for a, n in area_names_.items()}
     return {
         "labels_": topics,
         "outlier_share_": float(np.mean(topics == -1)),
         "confidence_": membership_confidence(topics, runs),
-        "topic_names_": topic_names(ranked, fit_topics, fit_texts, analyzer=analyzer),
+        "topic_names_": topic_names_,
+        "topic_name_coverage_": {t: n.coverage for t, n in names.items()},
+        "topic_mixed_": {t: n.mixed for t, n in names.items()},
         "topic_terms_": {t: terms[:top_n_terms] for t, terms in ranked.items()},
         "topic_embeddings_": centroids,
         "topic_areas_": areas,
-        "area_names_": area_names(areas, fit_topics, fit_texts, analyzer=analyzer),
+        "area_names_": {a: n.name for a, n in area.items()},
+        "area_name_coverage_": {a: n.coverage for a, n in area.items()},
+        "area_mixed_": {a: n.mixed for a, n in area.items()},
     }
+
+
+def _named(index: PhraseIndex, name: str, members: np.ndarray) -> Name:
+    """A name with the share of ``members`` that use it; a two-word fallback ("graph,
+    molecules") names no one theme and is flagged mixed."""
+    if not members.any() or name.startswith("outliers"):
+        return Name(name, float("nan"))
+    parts = [p.strip() for p in name.split(",")]
+    used = np.zeros(index.n_docs, dtype=bool)
+    for part in parts:
+        used |= index.uses(part)
+    return Name(name, float(used[members].mean()), mixed=len(parts) > 1)

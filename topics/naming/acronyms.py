@@ -133,10 +133,25 @@ def document_definitions(text: str) -> list[tuple[str, str]]:
     return out
 
 
+_PREFIX_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+
+
 def _with_hyphen_prefix(text: str, definition: str) -> str:
-    """"supervised learning" -> "self-supervised learning" where the text has the prefix."""
-    match = re.search(r"((?:[A-Za-z0-9]+-)+)" + re.escape(definition), text)
-    return match.group(1) + definition if match else definition
+    """"supervised learning" -> "self-supervised learning" where the text has the prefix:
+    the run of hyphenated words (``([A-Za-z0-9]+-)+``) right before the first occurrence
+    of ``definition`` that has one. Found with ``str.find`` and a walk back, not a
+    regular expression compiled per definition (which cost more than the rest of the
+    acronym search)."""
+    i = text.find(definition)
+    while i >= 0:
+        k = i
+        while k > 0 and text[k - 1] in _PREFIX_CHARS:
+            k -= 1
+        prefix = text[k:i].split("--")[-1].lstrip("-")
+        if prefix.endswith("-") and len(prefix) > 1:
+            return prefix + definition
+        i = text.find(definition, i + 1)
+    return definition
 
 
 _EMPTY_BRACKETS = re.compile(r"\s*\(\s*\)")

@@ -15,6 +15,7 @@ better (:meth:`topics.TopicModel.rename`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -32,6 +33,7 @@ from topics.naming.terms import (
 )
 
 __all__ = [
+    "Name",
     "area_names",
     "class_terms",
     "complete_modifier",
@@ -40,6 +42,16 @@ __all__ = [
     "name_topics",
     "topic_names",
 ]
+
+@dataclass(frozen=True)
+class Name:
+    """A group's name, the share of its papers that use it (:mod:`topics.naming.coverage`),
+    and whether it joins two themes."""
+
+    name: str
+    coverage: float
+    mixed: bool = False
+
 
 #: A name must be at least this many times as common among the topic's documents as
 #: in the whole corpus ("neural networks" is everywhere and names nothing).

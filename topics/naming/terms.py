@@ -47,7 +47,7 @@ NOT_ALONE_TERMS = HEAD_ONLY_TERMS | frozenset(
 #: Words that occur in abstracts of every field and name none.
 GENERIC_TERMS = frozenset(
     """
-    paper papers propose proposed proposes approach approaches method methodology
+    driven paper papers propose proposed proposes approach approaches method methodology
     result results show shows shown demonstrate demonstrates demonstrated novel new existing
     work works study studies problem problems performance performances
     experiment experiments experimental empirical empirically based using use used uses
@@ -165,8 +165,8 @@ def is_name_candidate(term: str) -> bool:
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
-    if any(is_bad_word(w) for w in words) or any(w in HEAD_ONLY_TERMS for w in words[:-1]):
-        return False
+    if any(is_bad_word(w) for w in words) or (len(words) > 1 and all(w in HEAD_ONLY_TERMS for w in words)):
+        return False  # "dataset distillation" and "representation learning" name fields; "learning model" does not
     if len(words) == 1 and words[0] in NOT_ALONE_TERMS:
         return False
     last = words[-1]

@@ -38,6 +38,8 @@ def topic_cards(analysis: Analysis) -> list[dict]:
                 "n_seeds": int(back["n_seeds"]) if back is not None else None,
                 "topic": row.topic,
                 "label": row.label,
+                "name_coverage": float(row.name_coverage),
+                "mixed": bool(row.mixed),
                 "color": colors[row.topic],
                 "terms": row.top_terms,
                 "area": row.area_label,

@@ -1,0 +1,55 @@
+"""What every figure shares (topics.figures.style): colours, escaping, number formats,
+clear directions and the grouping column of a prevalence table."""
+
+import pandas as pd
+import pytest
+
+from topics import figures
+from topics.figures.style import (
+    OUTLIER_COLOR,
+    PALETTE,
+    esc,
+    group_column,
+    is_clear,
+    pct,
+)
+
+
+def test_topic_colors_are_stable_and_outliers_grey():
+    a, b = figures.topic_colors([0, 1, -1]), figures.topic_colors([1, 0, 5])
+    assert a[0] == b[0] and a[1] == b[1] and a[-1] == OUTLIER_COLOR
+    assert len(set(figures.topic_colors(range(20)).values())) == 20
+
+
+def test_topic_colors_wrap_around_the_palette():
+    colors = figures.topic_colors([0, len(PALETTE), -1])
+    assert colors[0] == colors[len(PALETTE)] == PALETTE[0] and colors[-1] == OUTLIER_COLOR
+
+
+def test_esc_escapes_markup_and_quotes():
+    assert esc('<script>alert("x")</script>') == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"
+    assert esc("Lee & Liu's") == "Lee &amp; Liu&#x27;s"
+    assert esc(2024) == "2024" and esc("plain text") == "plain text"
+
+
+def test_pct_formats_a_share_with_one_decimal():
+    assert pct(0.125) == "12.5 %"
+    assert pct(0) == "0.0 %" and pct(1) == "100.0 %"
+    assert pct(0.0004) == "0.0 %" and pct(0.9996) == "100.0 %"
+
+
+def test_is_clear_marks_every_kind_of_clear_verdict():
+    directions = ["grew", "shrank", "higher in Oral", "more in ICLR", "emerging", "fading",
+                  "no clear change", "no clear difference", "no clear trend", "stable"]
+    assert is_clear(directions).tolist() == [True] * 6 + [False] * 4
+    assert is_clear(pd.Series([], dtype=object)).tolist() == []
+
+
+def test_group_column_finds_the_grouping():
+    by_status = pd.DataFrame({"year": [2024], "status": ["Oral"], "status_total": [3], "share": [0.5]})
+    by_status.attrs["by"] = "status"
+    assert group_column(by_status) == "status"  # the stated grouping wins over a year column
+    assert group_column(pd.DataFrame({"year": [2024], "year_total": [3], "share": [0.5]})) == "year"
+    assert group_column(pd.DataFrame({"topic": [0], "venue": ["ICLR"], "venue_total": [3]})) == "venue"
+    with pytest.raises(ValueError, match="no group column"):
+        group_column(pd.DataFrame({"topic": [0], "share": [0.5]}))

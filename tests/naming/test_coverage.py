@@ -1,0 +1,32 @@
+"""Name coverage: the share of a group's papers that use its name."""
+
+import numpy as np
+
+from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
+
+
+def test_plurals_hyphens_and_case_count_as_the_same_words():
+    texts = ["Self-supervised learners and diffusion models.", "A diffusion model for self supervised learning.",
+             "DIFFUSION-MODELS!", "Score matching only."]
+    index = PhraseIndex(texts)
+    assert index.uses("diffusion models").tolist() == [True, True, True, False]
+    assert index.uses("self-supervised learning").tolist() == [False, True, False, False]
+    assert phrase_key("Self-Supervised Models") == "self supervised model"
+
+
+def test_coverage_on_hand_made_topics():
+    texts = ["optimal transport plans", "entropic optimal transport", "graph transformers", "dataset distillation"]
+    index = PhraseIndex(texts)
+    topic = np.array([True, True, True, False])
+    assert coverage(index, "optimal transport", topic) == 2 / 3
+    assert coverage(index, "optimal transport / graph transformers", topic) == 1.0  # a compound: either part
+    assert coverage(index, "dataset distillation", topic) == 0.0
+    assert name_parts("a / b") == ["a", "b"]
+
+
+def test_an_acronym_counts_as_its_definition_and_phrases_stop_at_punctuation():
+    texts = ["We fine-tune with LoRA.", "Low-rank adaptation of weights.", "partial differential equations (PDEs) solvers"]
+    index = PhraseIndex(texts, {"LoRA": "low-rank adaptation", "PDEs": "partial differential equations"})
+    assert index.uses("low-rank adaptation").tolist() == [True, True, False]
+    assert index.uses("LoRA").tolist() == [True, True, False]  # a name is read as the texts are
+    assert not index.uses("equations pdes").any()

@@ -1,0 +1,123 @@
+"""The whole analysis in one call (topics.pipeline): analyze, write_tables, embedding_texts
+and the Analysis it returns."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import topics
+from topics.clustering.model import TopicModel
+from topics.pipeline import analyze, embedding_texts, write_tables
+
+
+def test_titles_are_embedded_with_the_abstract():
+    corpus = pd.DataFrame({"title": ["Optimal Transport.", "", None], "abstract": ["We use $x$ OT.", "No title.", "Missing."]})
+    assert embedding_texts(corpus) == ["Optimal Transport. We use OT.", "No title.", "Missing."]
+    assert embedding_texts(corpus, titles=False) == ["We use OT.", "No title.", "Missing."]
+
+
+def test_stability_seeds_need_two_years(trend_corpus):
+    with pytest.raises(ValueError, match="two-year comparisons only"):
+        topics.analyze(trend_corpus, embedder="lsa", cache=False, stability_seeds=[1])
+
+
+def test_embedding_texts_without_a_title_column_are_the_cleaned_abstracts():
+    corpus = pd.DataFrame({"abstract": [r"See \textbf{this} at https://example.org now.", "Plain."]})
+    assert embedding_texts(corpus) == embedding_texts(corpus, titles=False) == ["See this at now.", "Plain."]
+
+
+class _NeverEmbeds:
+    """An embedder (and a model) that fails the test if analyze gets as far as using it."""
+
+    name = "never"
+
+    def fingerprint(self):
+        return None
+
+    def encode(self, texts, *, show_progress=False):
+        raise AssertionError("analyze embedded before checking its arguments")
+
+    def fit(self, corpus, embeddings):
+        raise AssertionError("analyze fitted before checking its arguments")
+
+
+def test_wrong_number_of_embeddings_fails_before_fitting(sample_corpus):
+    with pytest.raises(ValueError, match=f"3 embeddings for {len(sample_corpus)} documents"):
+        analyze(sample_corpus, embeddings=np.zeros((3, 8), dtype=np.float32), model=_NeverEmbeds())
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"groups": [2024, 2025]}, "with by='year' the years are the groups"),
+        ({"years": [2024, 2030]}, r"year 2030 is not in the corpus \(years present: 2024, 2025\)"),
+        ({"years": [2024]}, "need at least two years to compare"),
+        ({"by": "status"}, "no column 'status' to group by"),
+        ({"by": "venue"}, r"column 'venue' has 1 value \(ICLR\); need at least two groups"),
+    ],
+)
+def test_bad_grouping_fails_before_embedding(sample_corpus, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        analyze(sample_corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds(), **kwargs)
+
+
+def test_a_given_model_keeps_its_own_seed(sample_corpus, sample_analysis):
+    model = TopicModel(random_state=5)
+    analysis = analyze(sample_corpus, embeddings=sample_analysis.embeddings, model=model, random_state=0)
+    assert analysis.model is model and model.params_["random_state"] == 5
+    assert analysis.settings["random_state"] == 5  # what the methods section states
+    assert analysis.settings["embedding"] == "precomputed embeddings"
+    assert analysis.coords.shape == (len(sample_corpus), 2)
+    assert sample_analysis.settings["random_state"] == 0
+
+
+def test_write_tables_for_two_years(sample_analysis, tmp_path):
+    paths = write_tables(sample_analysis, tmp_path / "t")
+    names = {"documents", "topics", "comparison", "prevalence", "areas", "area_comparison"}
+    assert set(paths) == names  # no stability, bursts or themes in this analysis
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == sorted(f"{n}.csv" for n in names)
+    assert all(paths[n] == tmp_path / "t" / f"{n}.csv" for n in names)
+    comparison = pd.read_csv(paths["comparison"])
+    pd.testing.assert_frame_equal(comparison, sample_analysis.comparison.table.reset_index(drop=True),
+                                  check_dtype=False, check_exact=False, rtol=1e-9)
+    by_area = pd.read_csv(paths["area_comparison"])
+    assert by_area.columns[0] == "area"
+    assert by_area["area"].tolist() == sample_analysis.area_comparison.table["topic"].tolist()
+    documents = pd.read_csv(paths["documents"])
+    assert len(documents) == len(sample_analysis.corpus)
+    assert documents["topic"].tolist() == sample_analysis.documents["topic"].tolist()
+    assert paths["documents"].read_bytes().count(b"\r\n") == 0  # the same bytes on every platform
+
+
+def test_write_tables_adds_the_grouping_column(status_analysis, tmp_path):
+    paths = write_tables(status_analysis, tmp_path)
+    documents = pd.read_csv(paths["documents"])
+    assert documents.columns[-1] == "status"
+    assert documents["status"].tolist() == status_analysis.documents["status"].tolist()
+
+
+@pytest.mark.parametrize(
+    "name, kind, by, groups",
+    [
+        ("sample_analysis", "two_groups", "year", [2024, 2025]),
+        ("trend_analysis", "trend", "year", [2021, 2022, 2023, 2024, 2025]),
+        ("status_analysis", "groups", "status", ["Oral", "Poster", "Spotlight"]),
+    ],
+)
+def test_analysis_kind_by_and_groups_mirror_the_comparison(request, name, kind, by, groups):
+    analysis = request.getfixturevalue(name)
+    comparison = analysis.comparison
+    assert (analysis.kind, analysis.by, analysis.groups) == (comparison.kind, comparison.by, list(comparison.groups))
+    assert (analysis.kind, analysis.by, analysis.groups) == (kind, by, groups)
+    assert analysis.settings["by"] == by and analysis.settings["groups"] == groups
+
+
+def test_groups_per_year_and_their_independence_test(status_analysis):
+    from scipy.stats import chi2_contingency
+
+    settings = status_analysis.settings
+    table = pd.crosstab(status_analysis.corpus["year"], status_analysis.corpus["status"])[["Oral", "Poster", "Spotlight"]]
+    assert settings["groups_per_year"] == {int(y): {g: int(row[g]) for g in table.columns} for y, row in table.iterrows()}
+    assert settings["groups_year_p_value"] == pytest.approx(chi2_contingency(table.to_numpy(), correction=False).pvalue)
+    assert settings["documents_per_group"] == table.sum().to_dict()
+    assert settings["documents_without_group"] == 0
