@@ -15,13 +15,15 @@ different seeds (1.0 for a deterministic method).
 Methods:
 
 * ``consensus``: ``TopicModel``'s consensus of 20 UMAP + HDBSCAN runs (the default up to 0.2);
+* ``ward``: ``TopicModel(method="ward")``: Ward's hierarchy split down to the size rule's
+  smallest topic at the partition of highest silhouette
+  (:func:`topics.clustering.hierarchy.ward_topics`);
 * ``agglomerative-<linkage>``: scikit-learn's agglomerative clustering of the unit
   embeddings, cut where the silhouette (cosine) is highest between 2 and n/3 clusters;
 * ``agglomerative-oracle``: average linkage told the check set's number of groups (a
   reference only: a user does not know it);
 * ``leiden``: Leiden (igraph, modularity) on the exact k-NN graph of the size rule,
   weighted by cosine similarity;
-* whatever ``topics.clustering.model.small_corpus_labels`` does now, as ``small``.
 """
 
 from __future__ import annotations
@@ -103,18 +105,13 @@ def methods(corpus, x, truth, seeds):
 
     x = x / np.linalg.norm(x, axis=1, keepdims=True)
     out = {}
-    out["consensus"] = [TopicModel(random_state=s).fit(corpus, x).labels_ for s in seeds]
+    out["consensus"] = [TopicModel(method="consensus", random_state=s).fit(corpus, x).labels_ for s in seeds]
+    out["ward"] = [TopicModel(method="ward", random_state=s).fit(corpus, x).labels_ for s in seeds[:2]]
     for linkage in ("average", "complete", "ward"):
         out[f"agglomerative-{linkage}"] = [agglomerative_silhouette(x, linkage)]
     k = len(set(truth))
     out["agglomerative-oracle"] = [AgglomerativeClustering(n_clusters=k, linkage="average", metric="cosine").fit_predict(x)]
     out["leiden"] = [leiden_knn(x, s) for s in seeds]
-    try:
-        from topics.clustering.model import small_corpus_labels
-    except ImportError:
-        pass
-    else:
-        out["small"] = [small_corpus_labels(x, random_state=s) for s in seeds]
     return out
 
 
