@@ -127,6 +127,10 @@ topics.figures.share_trends(prev, trend)
 # %%
 topics.figures.trend_movers(prev, trend, n_topics=6)
 
+# %% [markdown]
+# **Every topic's slope at once**, steepest rise on top: bars whose interval crosses zero
+# are compatible with no trend, and faded bars did not pass the false-discovery correction.
+
 # %%
 topics.figures.trend_slopes(trend)
 

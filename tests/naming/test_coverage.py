@@ -30,3 +30,14 @@ def test_an_acronym_counts_as_its_definition_and_phrases_stop_at_punctuation():
     assert index.uses("low-rank adaptation").tolist() == [True, True, False]
     assert index.uses("LoRA").tolist() == [True, True, False]  # a name is read as the texts are
     assert not index.uses("equations pdes").any()
+
+
+def test_a_wrong_sense_acronym_does_not_count_for_the_expansion():
+    texts = ["We pretrain with SSL on images."] * 3 + [
+        "Self-supervised learning (SSL) of features.",
+        "Semi-supervised learning (SSL) with few labels; SSL uses pseudo-labels.",
+    ]
+    index = PhraseIndex(texts, {"SSL": "self-supervised learning"})
+    used = index.uses("self-supervised learning")
+    assert used.tolist() == [True, True, True, True, False]  # the last paper defines SSL otherwise
+    assert index.uses("semi-supervised learning").tolist() == [False] * 4 + [True]

@@ -1,22 +1,8 @@
+"""Topic and area names: candidates scored, phrases extended, names kept distinct."""
+
 import numpy as np
-from topics.naming.terms import PhraseAnalyzer, is_name_candidate
+from topics.naming.terms import PhraseAnalyzer
 from topics.naming.labels import name_topics
-
-
-def test_phrase_analyzer_keeps_real_phrases_only():
-    grams = PhraseAnalyzer()("Information across modalities and self-supervised learning of $x$ GPT-4")
-    assert "self-supervised learning" in grams and "self-supervised" in grams
-    assert "information modalities" not in grams  # not adjacent in the text
-    assert "gpt-4" in grams and "x" not in grams
-
-
-def test_name_candidates():
-    assert is_name_candidate("optimal transport")
-    assert is_name_candidate("long-tailed recognition")
-    assert is_name_candidate("self-supervised learning")
-    assert is_name_candidate("language models")
-    for bad in ("proposed method", "models", "learning", "results show", "out-of-distribution ood", "data driven", "the model"):
-        assert not is_name_candidate(bad), bad
 
 
 def test_names_prefer_shared_phrases_and_are_distinct():
@@ -45,7 +31,6 @@ def test_extend_phrase_to_the_word_that_always_follows():
 
 
 def test_a_modifier_most_papers_share_is_completed_by_its_noun():
-    from topics.naming.terms import PhraseAnalyzer
     from topics.naming.labels import topic_names
 
     texts = [
@@ -95,7 +80,6 @@ def test_names_that_share_words_but_not_a_phrase_can_coexist():
 
 
 def test_a_one_word_name_does_not_block_longer_phrases_and_extensions_keep_names_distinct():
-    from topics.naming.terms import PhraseAnalyzer
     from topics.naming.labels import _overlaps, topic_names
 
     assert not _overlaps("vision transformers", {"transformers"})
@@ -106,15 +90,3 @@ def test_a_one_word_name_does_not_block_longer_phrases_and_extensions_keep_names
     terms = {0: [("state space", 1.0)], 1: [("space models", 1.0)]}
     names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
     assert len(set(names.values())) == 2  # never two topics called "state space models"
-
-
-def test_analyzer_remembers_tokens_only_when_asked():
-    from topics.naming.terms import PhraseAnalyzer
-
-    text = "Optimal transport (OT) aligns distributions; OT maps are smooth."
-    remembering = PhraseAnalyzer(acronyms={"OT": "optimal transport"}, remember=True)
-    first = remembering.tokens(text)
-    assert remembering.tokens(text) is first  # the second pass reads the first
-    plain = PhraseAnalyzer(acronyms={"OT": "optimal transport"})
-    assert plain.tokens(text) == first and plain.tokens(text) is not plain.tokens(text)
-    assert remembering(text) == plain(text)
