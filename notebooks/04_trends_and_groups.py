@@ -109,8 +109,8 @@ trend.table[["label", "share_2021", "share_2025", "slope_pp", "slope_low_pp", "s
 # rate, now and then one flat topic is called a trend by chance.
 
 # %%
-print("planted:", trend.set_index("topic").loc[[rising, fading], ["label", "trend"]].to_dict("records"))
-trend["trend"].value_counts()
+print("planted:", trend.table.set_index("topic").loc[[rising, fading], ["label", "trend"]].to_dict("records"))
+trend.table["trend"].value_counts()
 
 # %% [markdown]
 # **Small multiples:** each topic's share per year with its 95 % band, in the topic's

@@ -103,7 +103,7 @@ def test_trend_and_grouping_reports_draw_every_chart(browser, request, tmp_path,
     assert events["console"] == [] and events["errors"] == [] and events["requests"] == []
     if name == "trend_analysis":
         # one band and one line per topic in the small multiples, drawn as SVG paths
-        n_topics = analysis.comparison["topic"].nunique()
+        n_topics = analysis.comparison.table["topic"].nunique()
         assert page.evaluate("document.getElementById('chart-trends').data.length") == 2 * n_topics
         assert page.locator("#chart-trends g.trace.scatter").count() == 2 * n_topics
         assert page.locator("#chart-slopes g.trace.bars g.point").count() == n_topics
