@@ -270,3 +270,85 @@ def test_unreachable_dask_scheduler_exits_2(tmp_path, monkeypatch, capsys):
         assert main(["report", "--no-cache", "-q", "--dask-scheduler", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err.strip()
     assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in err and len(err.splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- checked before any work
+
+
+@pytest.fixture
+def never_embeds(monkeypatch):
+    """Fail the test if the run gets as far as embedding."""
+    import topics.pipeline
+
+    def embed(*args, **kwargs):
+        raise AssertionError("the run embedded before checking its flags")
+
+    monkeypatch.setattr(topics.pipeline, "embed_texts", embed)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-o", "blocker/r.html"], "-o blocker/r.html: blocker is a file, not a folder"),
+        (["-o", "."], "-o .: is a folder; give a file path"),
+        (["--tables", "blocker"], "--tables blocker: blocker is a file, not a folder"),
+        (["--tables", "blocker/t"], "--tables blocker/t: blocker is a file, not a folder"),
+        (["--theme", "!!!"], "--theme '!!!': a theme needs a letter or digit"),
+        (["--themes", "punct.toml"], "--themes punct.toml: theme 'x': phrase '...' has no letter or digit"),
+        (["--themes", "missing.toml"], "--themes missing.toml: no such file"),
+        (["--min-cluster-size", "0"], "--min-cluster-size must be at least 2"),
+        (["--min-cluster-size", "1"], "--min-cluster-size must be at least 2"),
+        (["--seed", "-1"], "--seed must be from 0 to 4294967295, got -1"),
+        (["--by", "doc_id"], "column 'doc_id' has a different value for each of its 90 papers"),
+    ],
+)
+def test_bad_flags_fail_before_embedding_and_leave_nothing(tmp_path, monkeypatch, capsys, never_embeds, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "blocker").write_text("a file where a folder should be", encoding="utf-8")
+    (tmp_path / "punct.toml").write_text('[[themes]]\nname = "x"\nphrases = ["..."]\n', encoding="utf-8")
+    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "punct.toml"]  # no reports/ folder either
+
+
+def test_output_folders_are_made_before_the_work_and_taken_back_if_it_fails(tmp_path, monkeypatch):
+    import topics.pipeline
+
+    made = []
+
+    def embed(*args, **kwargs):
+        made.append((tmp_path / "a" / "b").is_dir() and (tmp_path / "t").is_dir())
+        raise KeyboardInterrupt  # killed while embedding
+
+    monkeypatch.setattr(topics.pipeline, "embed_texts", embed)
+    with pytest.raises(KeyboardInterrupt):
+        main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "a" / "b" / "r.html"), "--tables", str(tmp_path / "t")])
+    assert made == [True]  # -o's folder and --tables were made (so checked) before the embedding
+    assert list(tmp_path.iterdir()) == []  # and the failed run took them back
+
+
+def test_a_failed_tables_write_leaves_no_report(tmp_path, monkeypatch, capsys):
+    original = pd.DataFrame.to_csv
+
+    def fail_on_topics(self, path, *args, **kwargs):
+        if str(path).endswith("topics.csv"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", fail_on_topics)
+    code = main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "out" / "r.html"), "--tables", str(tmp_path / "t")])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"topics: error: --tables {tmp_path / 't'}: cannot write the tables (Permission denied); nothing written")
+    assert list(tmp_path.iterdir()) == []  # neither the report nor documents.csv, nor the folders made for them
+
+
+def test_tables_for_a_spreadsheet_from_the_command_line(tmp_path):
+    rows = [{"title": "=HYPERLINK(\"http://evil.example\",\"x\")" if i % 2 else f"Paper {i}", "abstract": f"Abstract {i} on topic {i % 4}.",
+             "year": 2024 + i % 2} for i in range(40)]
+    pd.DataFrame(rows).to_csv(tmp_path / "in.csv", index=False)
+    assert main(["report", str(tmp_path / "in.csv"), "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html"),
+                 "--tables", str(tmp_path / "t")]) == 0
+    titles = pd.read_csv(tmp_path / "t" / "documents.csv")["title"]
+    assert (titles.str.startswith("'=HYPERLINK(")).sum() == 20 and not titles.str.startswith("=").any()

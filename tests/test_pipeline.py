@@ -121,3 +121,83 @@ def test_groups_per_year_and_their_independence_test(status_analysis):
     assert settings["groups_year_p_value"] == pytest.approx(chi2_contingency(table.to_numpy(), correction=False).pvalue)
     assert settings["documents_per_group"] == table.sum().to_dict()
     assert settings["documents_without_group"] == 0
+
+
+def test_a_stray_year_is_refused_before_embedding(sample_corpus):
+    stray = sample_corpus.iloc[:1].assign(doc_id="stray", year=1999, abstract="A paper from another era.")
+    corpus = pd.concat([sample_corpus, stray], ignore_index=True)
+    with pytest.raises(ValueError, match=r"year 1999 has 1 of the 91 papers .* --years 2024 2025"):
+        analyze(corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds())
+
+
+def test_grouping_by_a_column_unique_per_paper_fails_before_embedding(sample_corpus):
+    with pytest.raises(ValueError, match="column 'doc_id' has a different value for each of its 90 papers"):
+        analyze(sample_corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds(), by="doc_id")
+
+
+def test_a_tiny_group_is_named_in_a_warning(trend_corpus, caplog):
+    import logging
+
+    corpus = trend_corpus.copy()
+    corpus["track"] = ["main"] * (len(corpus) - 2) + ["workshop"] * 2
+    with caplog.at_level(logging.WARNING, logger="topics.stats.groups"), pytest.raises(AssertionError, match="embedded"):
+        analyze(corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds(), by="track")
+    assert any("track workshop has only 2 of the" in r.message for r in caplog.records)
+
+
+def test_tables_are_safe_to_open_in_a_spreadsheet(theme_corpus, tmp_path):
+    import csv
+
+    payloads = ['=HYPERLINK("http://evil.example","click")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3+cmd|' /C calc'!A0",
+                "\tTabbed", "A plain title"]  # a carriage return: see the next test
+    corpus = theme_corpus.assign(title=[payloads[i % len(payloads)] for i in range(len(theme_corpus))])
+    analysis = analyze(corpus, embedder="lsa", cache=False, themes=["wasserstein transport"])
+    paths = write_tables(analysis, tmp_path)
+    assert {"documents", "topics", "theme_papers"} <= set(paths)
+    for path in paths.values():
+        with path.open(newline="", encoding="utf-8") as handle:
+            for row in csv.reader(handle):
+                for cell in row:
+                    if cell.startswith(("=", "+", "-", "@", "\t", "\r")):
+                        float(cell)  # only a number may start so (a negative number stays a number)
+    documents = pd.read_csv(paths["documents"], keep_default_na=False)
+    expected = ["'" + t if t != "A plain title" else t for t in analysis.documents["title"]]
+    assert documents["title"].tolist() == expected
+    members = pd.read_csv(paths["theme_papers"], keep_default_na=False)
+    assert members["title"].str.startswith("'").sum() == (analysis.themes.members["title"] != "A plain title").sum()
+    # the analysis keeps the raw values, and numbers stay numbers
+    assert analysis.documents["title"].tolist() == corpus["title"].tolist()
+    comparison = pd.read_csv(paths["comparison"])
+    for column in ("diff_pp", "ci_low_pp", "z", "q_value"):
+        assert pd.api.types.is_numeric_dtype(comparison[column])
+        assert comparison[column].tolist() == pytest.approx(analysis.comparison.table[column].tolist())
+
+
+def test_spreadsheet_safe_quotes_text_cells_only():
+    from topics.pipeline import spreadsheet_safe
+
+    table = pd.DataFrame({"title": ["=1+1", "\rx", "\ty", "-cmd", "@a", "+b", "plain", None], "diff_pp": [-1.5, 2.0] * 4,
+                          "n": [-3, 4] * 4, "group": [-1, "=g"] * 4})
+    safe = spreadsheet_safe(table)
+    assert safe["title"].tolist()[:7] == ["'=1+1", "'\rx", "'\ty", "'-cmd", "'@a", "'+b", "plain"]
+    assert pd.isna(safe["title"].iloc[7])
+    assert safe["diff_pp"].tolist() == [-1.5, 2.0] * 4 and safe["n"].tolist() == [-3, 4] * 4
+    assert safe["group"].tolist() == [-1, "'=g"] * 4  # a number in a text column is still a number
+    assert table["title"].iloc[0] == "=1+1"  # the table itself keeps its raw values
+    assert spreadsheet_safe(table.rename(columns={"n": "=n"})).columns.tolist() == ["title", "diff_pp", "'=n", "group"]
+
+
+def test_a_failed_write_leaves_no_partial_tables(sample_analysis, tmp_path, monkeypatch):
+    calls = []
+    original = pd.DataFrame.to_csv
+
+    def fail_third(self, path, *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 3:
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", fail_third)
+    with pytest.raises(PermissionError):
+        write_tables(sample_analysis, tmp_path / "t")
+    assert list((tmp_path / "t").iterdir()) == []

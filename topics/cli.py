@@ -4,20 +4,26 @@
 finds topics, compares them between years (two years: what changed; three or more:
 trends) or between the groups of another column (``--by venue``, ``--by status``),
 writes the HTML report and, with ``--tables``, the CSV tables; it prints a short summary. Bad input exits with status 2 and a one-line
-error, no traceback.
+error, no traceback. The flags, the output paths and the theme files are checked before
+any work starts, and a run that fails writes no file.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 __all__ = ["main"]
 
 DEFAULT_REPORT = Path("reports") / "iclr-2024-vs-2025.html"
+
+#: The largest seed numpy and UMAP accept.
+MAX_SEED = 2**32 - 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -118,12 +124,15 @@ def _evaluate(args: argparse.Namespace) -> int:
     from topics.embedding.backends import get_embedder
     from topics.evaluate import describe_evaluation, evaluate_model, evaluate_plain_bertopic
     from topics.clustering.model import TopicModel
-    from topics.pipeline import embedding_texts
+    from topics.pipeline import embedding_texts, spreadsheet_safe
 
     if args.refits < 0:
         raise ValueError(f"--refits must be 0 or more, got {args.refits}")
     if args.runs is not None and args.runs < 1:
         raise ValueError(f"--runs must be at least 1, got {args.runs}")
+    _check_seed(args.seed, args.refits)
+    if args.csv is not None:
+        _writable_file("--csv", args.csv)
     corpus, _, described = _load(args)
     if args.labels_column is not None and args.labels_column not in corpus:
         raise ValueError(f"no column {args.labels_column!r} in {described}; columns are {', '.join(map(str, corpus.columns))}")
@@ -143,17 +152,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.csv:
         args.csv.parent.mkdir(parents=True, exist_ok=True)
         tidy = pd.concat([t.assign(model=name) for name, t in tables.items()], ignore_index=True)
-        tidy[["model", "metric", "value", "detail"]].to_csv(args.csv, index=False, float_format="%.10g", lineterminator="\n")
+        spreadsheet_safe(tidy[["model", "metric", "value", "detail"]]).to_csv(
+            args.csv, index=False, float_format="%.10g", lineterminator="\n"
+        )
         print(f"wrote {args.csv}")
     return 0
 
 
 def _report(args: argparse.Namespace) -> int:
-    from topics.embedding.backends import get_embedder
-    from topics.clustering.model import TopicModel
-    from topics.pipeline import analyze, write_tables
-    from topics.report.render import write_report
-
     start = time.perf_counter()
     if args.inputs and args.dataset:
         raise ValueError("give INPUT files or --dataset, not both")
@@ -163,13 +169,36 @@ def _report(args: argparse.Namespace) -> int:
         raise ValueError("--groups is for other --by columns; choose years with --years")
     if args.by == "year" and args.years is not None and len(args.years) < 2:
         raise ValueError(f"--years needs two or more years to compare with --by year, got {args.years[0]}")
+    if args.min_cluster_size is not None and args.min_cluster_size < 2:
+        raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
+    _check_seed(args.seed, args.stability_seeds)
     themes = _themes(args)
+    created = _writable_file("-o", args.output) if args.output is not None else []
+    try:
+        if args.tables is not None:
+            created = _writable_folder("--tables", args.tables) + created
+        return _run_report(args, themes, start, created)
+    except BaseException:
+        _remove_empty(created)  # a failed run leaves no folder it made
+        raise
+
+
+def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: list[Path]) -> int:
+    """The rest of ``topics report`` after the flags were checked; ``created`` collects
+    the folders made for the output."""
+    from topics.embedding.backends import get_embedder
+    from topics.clustering.model import TopicModel
+    from topics.pipeline import analyze, write_tables
+    from topics.report.render import write_report
+
     corpus, caveats, described = _load(args)
     groups = _groups(corpus, args.by, args.groups)
     embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
     scheduler = args.dask_scheduler or _scheduler_from_env()
     model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
+    if args.output is None:  # the default name needs the comparison, its folder does not
+        created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
     analysis = analyze(
         corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
         include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
@@ -177,12 +206,62 @@ def _report(args: argparse.Namespace) -> int:
         themes=themes, scheduler=scheduler,
     )
     output = args.output or _default_output(analysis)
-    write_report(analysis, output, caveats=caveats, dataset=described)
+    try:
+        write_report(analysis, output, caveats=caveats, dataset=described)
+    except OSError as exc:
+        raise ValueError(f"-o {output}: cannot write the report ({exc.strerror or exc}); nothing written") from None
     written = [output]
     if args.tables:
-        written += list(write_tables(analysis, args.tables).values())
+        try:
+            written += list(write_tables(analysis, args.tables).values())
+        except OSError as exc:  # write_tables removed its own files; the report goes too
+            output.unlink(missing_ok=True)
+            raise ValueError(f"--tables {args.tables}: cannot write the tables ({exc.strerror or exc}); nothing written") from None
     _summary(analysis, written, time.perf_counter() - start)
     return 0
+
+
+def _check_seed(seed: int, further: int) -> None:
+    """``--seed`` and the further seeds a run uses (``seed + 1`` to ``seed + further``) fit numpy's range."""
+    if not 0 <= seed <= MAX_SEED - max(further, 0):
+        raise ValueError(f"--seed must be from 0 to {MAX_SEED - max(further, 0)}, got {seed}")
+
+
+def _writable_folder(flag: str, folder: Path, given: Path | None = None) -> list[Path]:
+    """Create ``folder`` where it is missing and check that a file can be written in it;
+    else a ValueError naming ``flag`` and the path ``given`` with it. Returns the folders
+    created, deepest first (:func:`_remove_empty` takes them back if the run fails)."""
+    given = folder if given is None else given
+    blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise ValueError(f"{flag} {given}: {blocker} is a file, not a folder")
+    created = [p for p in (folder, *folder.parents) if not p.exists()]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        _remove_empty(created)
+        raise ValueError(f"{flag} {given}: cannot write to {folder} ({exc.strerror or exc})") from None
+    return created
+
+
+def _writable_file(flag: str, path: Path) -> list[Path]:
+    """``path`` can be written: not a folder, and its folder writable (created where missing)."""
+    if path.is_dir():
+        raise ValueError(f"{flag} {path}: is a folder; give a file path")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"{flag} {path}: the file is not writable")
+    return _writable_folder(flag, path.parent, path)
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the ``folders`` (deepest first) that are still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _groups(corpus, by: str, given: list[str] | None) -> list | None:
@@ -210,10 +289,18 @@ def _themes(args: argparse.Namespace) -> tuple:
     """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
     from topics.themes.specs import Theme, as_themes, read_themes
 
+    if args.themes is not None and not args.themes.is_file():
+        raise ValueError(f"--themes {args.themes}: no such file")
     themes = list(read_themes(args.themes)) if args.themes else []
+    for theme in themes:
+        for phrase in theme.all_phrases:
+            if not any(ch.isalnum() for ch in phrase):
+                raise ValueError(f"--themes {args.themes}: theme {theme.name!r}: phrase {phrase!r} has no letter or digit")
     for name in args.theme:
         if not name.strip():
             raise ValueError("--theme needs a non-empty name, got ''")
+        if not any(ch.isalnum() for ch in name):
+            raise ValueError(f"--theme {name!r}: a theme needs a letter or digit")
         themes.append(Theme(name))
     return as_themes(themes) if themes else ()
 def _scheduler_from_env() -> str | None:

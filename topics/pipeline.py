@@ -2,7 +2,8 @@
 
 :func:`analyze` is what ``topics report``, the notebooks and the benchmarks run; each
 step is the public function of its module, so another analysis can run any part of it
-alone. :func:`write_tables` writes the CSV tables the CLI's ``--tables`` option promises.
+alone. :func:`write_tables` writes the CSV tables the CLI's ``--tables`` option promises,
+safe to open in a spreadsheet (:func:`spreadsheet_safe`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.embed import embed_texts
 from topics.stats.comparison import Comparison
-from topics.stats.groups import compare_groups, resolve_groups
+from topics.stats.groups import check_group_sizes, compare_groups, resolve_groups
 from topics.clustering.layout import map_coordinates
 from topics.clustering.model import TopicModel
 from topics.stats.stability import seed_stability
@@ -32,7 +33,7 @@ from topics.themes.specs import Theme, as_themes, resolve_examples
 from topics.themes.tracking import ThemeTracking, track
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["Analysis", "analyze", "embedding_texts", "write_tables"]
+__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "embedding_texts", "spreadsheet_safe", "write_tables"]
 
 logger = logging.getLogger(__name__)
 
@@ -304,16 +305,49 @@ def _check_grouping(corpus: pd.DataFrame, by: str, years, groups) -> tuple[list[
         if groups is not None:
             raise ValueError("with by='year' the years are the groups: give them as years, not groups")
         if years is not None and len(years) == 2:
-            return list(pick_years(corpus, *years)), list(pick_years(corpus, *years))
-        chosen = resolve_groups(corpus, "year", None if years is None else [int(y) for y in years])
-        return sorted(chosen), sorted(chosen)
+            chosen = list(pick_years(corpus, *years))
+        else:
+            chosen = sorted(resolve_groups(corpus, "year", None if years is None else [int(y) for y in years]))
+        check_group_sizes(_sizes(corpus, "year", chosen), "year", chosen=years is not None)
+        return chosen, list(chosen)
     if years is None:
         years = present
     years = [int(y) for y in years]
     for y in years:
         if y not in present:
             raise ValueError(f"year {y} is not in the corpus (years present: {', '.join(map(str, present))})")
-    return years, resolve_groups(corpus[corpus["year"].isin(years)], by, groups)
+    selected = corpus[corpus["year"].isin(years)]
+    groups = resolve_groups(selected, by, groups)
+    check_group_sizes(_sizes(selected, by, groups), by)
+    return years, groups
+
+
+def _sizes(corpus: pd.DataFrame, by: str, groups) -> dict:
+    """Papers per group of ``corpus[by]``, for ``groups``."""
+    counts = corpus[by].value_counts()
+    return {g: int(counts.get(g, 0)) for g in groups}
+
+
+#: What a text cell may not start with in a CSV file, lest a spreadsheet read it as a
+#: formula (the OWASP rule against CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``table`` to write as CSV: every text cell and column name that starts
+    with one of :data:`FORMULA_PREFIXES` gets a leading single quote (``'=HYPERLINK(...)``),
+    so a spreadsheet shows it as text instead of running it. Numbers are not text cells:
+    a negative number stays a number. ``table`` itself keeps the raw values."""
+
+    def safe(value):
+        return "'" + value if isinstance(value, str) and value.startswith(FORMULA_PREFIXES) else value
+
+    out = table.copy(deep=False)
+    for column in out.columns:
+        if not (pd.api.types.is_numeric_dtype(out[column]) or pd.api.types.is_datetime64_any_dtype(out[column])):
+            out[column] = out[column].map(safe)
+    out.columns = [safe(c) for c in out.columns]
+    return out
 
 
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
@@ -327,9 +361,12 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
 
     ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
     :func:`topics.stats.groups.compare_groups`); ``documents.csv`` carries the grouping column
-    when it is not one of its own.
+    when it is not one of its own. Text cells that a spreadsheet would run as a formula are
+    written with a leading single quote (:func:`spreadsheet_safe`); the analysis's tables
+    keep the raw values.
 
-    Returns the paths written, by table name.
+    Returns the paths written, by table name. Where a file cannot be written, the files
+    this call wrote before it are removed and the error is raised.
     """
     from topics.clustering.tables import TOPIC_COLUMNS
 
@@ -356,8 +393,13 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
         tables["themes"] = analysis.themes.summary
         tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]
     paths = {}
-    for name, table in tables.items():
-        path = directory / f"{name}.csv"
-        table.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-        paths[name] = path
+    try:
+        for name, table in tables.items():
+            path = directory / f"{name}.csv"
+            paths[name] = path
+            spreadsheet_safe(table).to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+    except OSError:
+        for path in paths.values():
+            path.unlink(missing_ok=True)
+        raise
     return paths

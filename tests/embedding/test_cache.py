@@ -114,3 +114,18 @@ def test_each_fingerprint_has_its_own_files(tmp_path):
     cache.save("model-a", {text_key("x"): np.ones(2, dtype=np.float32)})
     assert cache.path("model-a") != cache.path("model-b")
     assert cache.load("model-b") == {} and list(cache.load("model-a")) == [text_key("x")]
+
+
+def test_a_file_under_another_models_name_is_not_used(tmp_path, caplog):
+    cache = EmbeddingCache(tmp_path)
+    cache.save("model-a", {text_key("x"): np.ones(2, dtype=np.float32)})
+    cache.append("model-a", [text_key("y")], np.ones((1, 2), dtype=np.float32))
+    with np.load(cache.path("model-a")) as data:
+        assert str(data["fingerprint"]) == "model-a"  # each file says which model made it
+    cache.path("model-b").write_bytes(cache.path("model-a").read_bytes())
+    cache.parts_dir("model-b").mkdir()
+    part = cache.parts("model-a")[0]
+    (cache.parts_dir("model-b") / part.name).write_bytes(part.read_bytes())
+    assert cache.load("model-b") == {}
+    assert "holds vectors of another model (model-a)" in caplog.text
+    assert sorted(cache.load("model-a")) == sorted([text_key("x"), text_key("y")])

@@ -61,3 +61,20 @@ def test_nothing_to_embed_is_an_error_and_no_cache_writes_nothing(tmp_path, monk
     again = embed_texts(["a text", "another"], fake, cache=False)
     assert fake.calls == 2 and list(tmp_path.iterdir()) == []  # embedded twice, nothing stored
     np.testing.assert_array_equal(first, again)
+
+
+def test_the_chunk_size_comes_from_the_environment_so_small_corpora_resume(tmp_path, monkeypatch):
+    texts = [f"paper number {i} about topic {i % 3}" for i in range(7)]
+    monkeypatch.setenv("TOPICS_CHUNK_SIZE", "2")
+    with pytest.raises(KeyboardInterrupt):
+        embed_texts(texts, FailingEmbedder(fail_after=2), cache=tmp_path)
+    assert len(EmbeddingCache(tmp_path).load("fake-v1")) == 4  # two chunks of two kept
+    resumed = CountingEmbedder()
+    embed_texts(texts, resumed, cache=tmp_path)
+    assert resumed.seen == 3 and resumed.calls == 2
+    monkeypatch.setenv("TOPICS_CHUNK_SIZE", "lots")
+    with pytest.raises(ValueError, match="TOPICS_CHUNK_SIZE must be a positive integer, got 'lots'"):
+        embed_texts(["a new text"], CountingEmbedder(), cache=tmp_path)
+    monkeypatch.setenv("TOPICS_CHUNK_SIZE", "0")
+    with pytest.raises(ValueError, match="TOPICS_CHUNK_SIZE must be a positive integer, got '0'"):
+        embed_texts(["a new text"], CountingEmbedder(), cache=tmp_path)

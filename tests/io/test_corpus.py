@@ -155,3 +155,77 @@ def test_non_utf8_csv_is_named(tmp_path):
     f.write_bytes("abstract,year\nCaf\xe9 society and its discontents.,2024\n".encode("latin-1"))
     with pytest.raises(CorpusError, match="latin.csv: not UTF-8 text"):
         read_corpus(f)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+@pytest.mark.parametrize(
+    "year, message",
+    [
+        (1e20, r"row 2: year '?1e\+?20'? is out of range"),
+        (-5, r"row 2: year '?-5'? is out of range"),
+        (1899, r"row 2: year '?1899'? is out of range"),
+        (1999.5, r"row 2: year '?1999.5'? is not a whole number"),
+        ("nineteen", r"row 2: year 'nineteen' is not a whole number"),
+    ],
+)
+def test_implausible_years_name_file_row_and_value(tmp_path, suffix, year, message):
+    rows = pd.DataFrame({"abstract": [A1, A2], "year": [2024, year]})
+    if isinstance(year, str):
+        rows = rows.astype({"year": str})  # a Parquet column holds one type
+    path = tmp_path / f"t{suffix}"
+    if suffix == ".csv":
+        path.write_text(f"abstract,year\n{A1},2024\n{A2},{'1e20' if year == 1e20 else year}\n", encoding="utf-8")
+    elif suffix == ".jsonl":
+        path.write_text("\n".join(json.dumps(r) for r in rows.to_dict("records")), encoding="utf-8")
+    else:
+        rows.to_parquet(path)
+    with pytest.raises(CorpusError, match=message) as err:
+        read_corpus(path)
+    assert f"file {path}" in str(err.value) and "whole numbers from 1900 to" in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_plausible_year_far_back_is_read(tmp_path):
+    path = write(tmp_path / "t.csv", f"abstract,year\n{A1},1999\n{A2},2025\n")
+    assert read_corpus(path)["year"].tolist() == [1999, 2025]
+
+
+def test_paper_list_header_year_is_checked(tmp_path):
+    f = write(tmp_path / "x.txt", f"ICLR 2099 Papers\n\n{A1}\n")
+    with pytest.raises(CorpusError, match=r"x.txt: header 'ICLR 2099 Papers' on line 1: year 2099 is out of range"):
+        read_corpus(f)
+
+
+def test_broken_jsonl_names_the_line(tmp_path):
+    f = write(tmp_path / "t.jsonl", json.dumps({"abstract": A1, "year": 2024}) + "\n\n" + '{"abstract": "x", "year": 2025\n')
+    with pytest.raises(CorpusError, match=r"t.jsonl: line 3: not valid JSON"):
+        read_corpus(f)
+    f = write(tmp_path / "u.jsonl", json.dumps({"abstract": A1, "year": 2024}) + "\n[1, 2]\n")
+    with pytest.raises(CorpusError, match=r"u.jsonl: line 2: a JSON list, expected an object"):
+        read_corpus(f)
+
+
+def test_unsupported_files_in_a_folder_are_named(tmp_path, caplog):
+    write(tmp_path / "a.txt", f"ICLR 2024 Papers\n\n{A1}\n")
+    write(tmp_path / "notes.md", "# not a paper list")
+    write(tmp_path / "data.xlsx", "not read")
+    with caplog.at_level(logging.WARNING, logger="topics.io.corpus"):
+        read_corpus(tmp_path)
+    skipped = [r.message for r in caplog.records if "skipped" in r.message]
+    assert len(skipped) == 2 and any("data.xlsx" in m for m in skipped) and any("notes.md" in m for m in skipped)
+
+
+def test_a_very_long_abstract_is_warned_about(tmp_path, caplog):
+    import topics.io.corpus as C
+
+    long = "word " * (C.LONG_ABSTRACT_CHARS // 5 + 10)
+    write(tmp_path / "t.csv", f"abstract,year\n{A1},2024\n{long},2025\n")
+    with caplog.at_level(logging.WARNING, logger="topics.io.corpus"):
+        df = read_corpus(tmp_path / "t.csv")
+    assert len(df) == 2
+    warned = [r.message for r in caplog.records if "characters" in r.message]
+    assert len(warned) == 1 and "t.csv: 1 abstract over 20,000 characters (the longest, #2" in warned[0]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="topics.io.corpus"):
+        read_corpus(write(tmp_path / "short.csv", f"abstract,year\n{A1},2024\n"))
+    assert not [r for r in caplog.records if "characters" in r.message]

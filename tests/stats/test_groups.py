@@ -307,3 +307,43 @@ def test_a_group_with_only_outliers_is_an_error():
     docs = _docs({2021: {-1: 3}, 2022: {0: 5, 1: 5}, 2023: {0: 5, 1: 5}})
     with pytest.raises(ValueError, match="year 2021 has no documents with a topic"):
         compare_groups(docs)
+
+
+# --------------------------------------------------------------------------- group sizes
+
+
+def test_an_outlying_small_year_refuses_the_trend_and_says_which_years():
+    from topics.stats.groups import check_group_sizes
+
+    with pytest.raises(ValueError, match=r"year 1999 has 1 of the 301 papers and lies 25 years .* --years 2024 2025") as err:
+        check_group_sizes({1999: 1, 2024: 150, 2025: 150})
+    assert "\n" not in str(err.value) and "fewer than 5 papers or 1 % of them" in str(err.value)
+    # close to the next year, or large enough, or chosen by the user: no refusal
+    check_group_sizes({2022: 2, 2024: 150, 2025: 150})
+    check_group_sizes({1999: 40, 2024: 150, 2025: 150})
+    check_group_sizes({1999: 1, 2024: 150, 2025: 150}, chosen=True)
+    check_group_sizes({"a": 1, "b": 150, "c": 150}, by="status")  # not years: no spacing
+
+
+def test_a_small_group_beside_large_ones_is_named_in_a_warning(caplog):
+    import logging
+
+    from topics.stats.groups import check_group_sizes
+
+    with caplog.at_level(logging.WARNING, logger="topics.stats.groups"):
+        check_group_sizes({"Oral": 3, "Poster": 400}, by="status")
+    assert [r.message for r in caplog.records] == [
+        "status Oral has only 3 of the 403 papers compared (status Poster has 400): its shares and tests rest on very few papers"
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="topics.stats.groups"):
+        check_group_sizes({2024: 19, 2025: 71})  # the bundled sample: small, but not very small
+        check_group_sizes({"a": 3, "b": 4}, by="status")  # small, but none much larger
+    assert not caplog.records
+
+
+def test_a_column_unique_per_paper_is_not_a_grouping():
+    docs = make_trend_documents(0)
+    docs["doc_id"] = [f"d{i}" for i in range(len(docs))]
+    with pytest.raises(ValueError, match=r"column 'doc_id' has a different value for each of its \d+ papers"):
+        compare_groups(docs, by="doc_id")

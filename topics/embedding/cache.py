@@ -30,6 +30,17 @@ def default_cache_dir() -> Path:
     return Path(base) / "topics"
 
 
+def _digest(fingerprint: str) -> str:
+    """What names a fingerprint's files: ``embeddings-<digest>.npz`` and ``.parts/``."""
+    return hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:24]
+
+
+def _named_digest(path: Path) -> str:
+    """The digest in the name of a main file, or of the folder of a chunk file."""
+    named = path.parent if path.parent.suffix == ".parts" else path
+    return named.name.removeprefix("embeddings-").split(".")[0]
+
+
 def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -41,11 +52,13 @@ class EmbeddingCache:
     folder ``embeddings-<digest>.parts/`` of chunk files. :meth:`append` writes one chunk
     file as soon as a chunk is embedded, so an interrupted run keeps every chunk it
     finished and the next run embeds only the rest; :meth:`compact` folds the chunk files
-    into the main file. Every file holds ``keys`` (text hashes), ``vectors`` and
-    ``checksum`` (sha256 of both) and is written atomically (a temporary file, then a
-    rename), so several processes may append at once. A file that cannot be read or
-    whose checksum does not match is reported as a warning and ignored, so its vectors
-    are recomputed, never trusted.
+    into the main file. Every file holds ``keys`` (text hashes), ``vectors``,
+    ``fingerprint`` (the model that made them) and ``checksum`` (sha256 of the three)
+    and is written atomically (a temporary file, then a rename), so several processes
+    may append at once. A file that cannot be read, whose checksum does not match, or
+    that records another model's fingerprint than its name says (a file copied or
+    renamed) is reported as a warning and ignored, so its vectors are recomputed, never
+    trusted. (Files written before the fingerprint was recorded are read by their name.)
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None):
@@ -53,8 +66,7 @@ class EmbeddingCache:
 
     def path(self, fingerprint: str) -> Path:
         """The main file for ``fingerprint``."""
-        digest = hashlib.sha256(fingerprint.encode("utf-8")).hexdigest()[:24]
-        return self.directory / f"embeddings-{digest}.npz"
+        return self.directory / f"embeddings-{_digest(fingerprint)}.npz"
 
     def parts_dir(self, fingerprint: str) -> Path:
         """The folder of chunk files for ``fingerprint`` (see :meth:`append`)."""
@@ -66,8 +78,10 @@ class EmbeddingCache:
         return sorted(folder.glob("part-*.npz")) if folder.is_dir() else []
 
     @staticmethod
-    def _checksum(keys: np.ndarray, vectors: np.ndarray) -> str:
+    def _checksum(keys: np.ndarray, vectors: np.ndarray, fingerprint: str | None = None) -> str:
         h = hashlib.sha256()
+        if fingerprint is not None:  # None: a file from before the fingerprint was recorded
+            h.update(fingerprint.encode("utf-8") + b"\0")
         h.update("\n".join(keys.tolist()).encode("utf-8"))
         h.update(str(vectors.shape).encode())
         h.update(np.ascontiguousarray(vectors).tobytes())
@@ -77,8 +91,12 @@ class EmbeddingCache:
         try:
             with np.load(path, allow_pickle=False) as data:
                 keys, vectors, checksum = data["keys"], data["vectors"], str(data["checksum"])
-            if vectors.ndim != 2 or len(keys) != len(vectors) or checksum != self._checksum(keys, vectors):
+                made_by = str(data["fingerprint"]) if "fingerprint" in data.files else None
+            if vectors.ndim != 2 or len(keys) != len(vectors) or checksum != self._checksum(keys, vectors, made_by):
                 raise ValueError("checksum or shape mismatch")
+            if made_by is not None and _digest(made_by) != _named_digest(path):
+                logger.warning("embedding cache %s holds vectors of another model (%s) than its name says; recomputing", path, made_by)
+                return None
         except FileNotFoundError:  # compacted by another process meanwhile: its vectors are in the main file
             return None
         except Exception as exc:  # a damaged file raises zipfile, OS, key or value errors
@@ -86,10 +104,11 @@ class EmbeddingCache:
             return None
         return keys, vectors
 
-    def _write(self, path: Path, keys: np.ndarray, vectors: np.ndarray) -> Path:
+    def _write(self, path: Path, keys: np.ndarray, vectors: np.ndarray, fingerprint: str) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.stem}.tmp{os.getpid()}-{uuid.uuid4().hex[:8]}.npz")
-        np.savez(tmp, keys=keys, vectors=vectors, checksum=np.array(self._checksum(keys, vectors)))
+        checksum = self._checksum(keys, vectors, fingerprint)
+        np.savez(tmp, keys=keys, vectors=vectors, fingerprint=np.array(fingerprint), checksum=np.array(checksum))
         os.replace(tmp, path)
         return path
 
@@ -116,7 +135,7 @@ class EmbeddingCache:
         if vectors.ndim != 2 or len(keys) != len(vectors):
             raise ValueError(f"{len(keys)} keys for vectors of shape {vectors.shape}")
         name = f"part-{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}.npz"
-        return self._write(self.parts_dir(fingerprint) / name, np.array(list(keys), dtype="U32"), vectors)
+        return self._write(self.parts_dir(fingerprint) / name, np.array(list(keys), dtype="U32"), vectors, fingerprint)
 
     def save(self, fingerprint: str, store: dict[str, np.ndarray]) -> Path:
         """Write ``store`` as the main file for ``fingerprint`` atomically; returns the file path.
@@ -125,7 +144,7 @@ class EmbeddingCache:
         """
         keys = np.array(sorted(store), dtype="U32")
         vectors = np.stack([store[k] for k in keys.tolist()]).astype(np.float32)
-        return self._write(self.path(fingerprint), keys, vectors)
+        return self._write(self.path(fingerprint), keys, vectors, fingerprint)
 
     def compact(self, fingerprint: str) -> Path | None:
         """Fold the chunk files of ``fingerprint`` into its main file and delete them.

@@ -33,7 +33,7 @@ import numpy as np
 
 from topics.embedding.backends import Embedder, SentenceTransformerEmbedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
-from topics.embedding.embed import DEFAULT_CHUNK_SIZE, check_inputs, chunked, progress_bar
+from topics.embedding.embed import check_inputs, chunk_size_from_env, chunked, progress_bar
 from topics.embedding.weights import EmbeddingError
 
 __all__ = ["SCHEDULER_ENV", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
@@ -126,7 +126,7 @@ def embed_texts_distributed(
     scheduler,
     cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,
     show_progress: bool = False,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
 ) -> np.ndarray:
     """Embed ``texts`` on a Dask cluster, reading and filling the on-disk cache (module docs).
 
@@ -149,6 +149,7 @@ def embed_texts_distributed(
 
     Returns what :func:`topics.embedding.embed.embed_texts` returns.
     """
+    chunk_size = chunk_size_from_env() if chunk_size is None else chunk_size
     embedder, texts = check_inputs(embedder, texts, chunk_size)
     fingerprint = embedder.fingerprint()
     if fingerprint is None:

@@ -17,12 +17,27 @@ import numpy as np
 from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "check_inputs", "chunked", "embed_texts", "progress_bar"]
+__all__ = ["CHUNK_SIZE_ENV", "DEFAULT_CHUNK_SIZE", "check_inputs", "chunk_size_from_env", "chunked", "embed_texts", "progress_bar"]
 
 logger = logging.getLogger(__name__)
 
-#: Texts embedded between two writes to the cache (:func:`embed_texts`).
+#: Texts embedded between two writes to the cache (:func:`embed_texts`), unless
+#: :data:`CHUNK_SIZE_ENV` says otherwise.
 DEFAULT_CHUNK_SIZE = 1024
+
+#: The environment variable that sets the chunk size (``TOPICS_CHUNK_SIZE=256``): smaller
+#: chunks lose less work when a run is killed, so a corpus of 1,024 texts or fewer can resume.
+CHUNK_SIZE_ENV = "TOPICS_CHUNK_SIZE"
+
+
+def chunk_size_from_env() -> int:
+    """``$TOPICS_CHUNK_SIZE`` as a positive integer, else :data:`DEFAULT_CHUNK_SIZE`."""
+    value = os.environ.get(CHUNK_SIZE_ENV, "").strip()
+    if not value:
+        return DEFAULT_CHUNK_SIZE
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{CHUNK_SIZE_ENV} must be a positive integer, got {value!r}")
+    return int(value)
 
 
 def chunked(items: list, size: int) -> list[list]:
@@ -54,7 +69,7 @@ def embed_texts(
     *,
     cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,
     show_progress: bool = False,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
 ) -> np.ndarray:
     """Embed ``texts`` with ``embedder``, reading and filling the on-disk cache chunk by chunk.
 
@@ -78,13 +93,15 @@ def embed_texts(
         Show a progress bar (texts embedded so far) while embedding the texts not found
         in the cache.
     chunk_size
-        Texts per chunk: the most work a killed run can lose.
+        Texts per chunk: the most work a killed run can lose. Default
+        ``$TOPICS_CHUNK_SIZE``, else :data:`DEFAULT_CHUNK_SIZE` (1,024).
 
     Returns
     -------
     numpy.ndarray
         ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
     """
+    chunk_size = chunk_size_from_env() if chunk_size is None else chunk_size
     embedder, texts = check_inputs(embedder, texts, chunk_size)
     fingerprint = embedder.fingerprint()
     if cache is False or cache is None or fingerprint is None:

@@ -6,7 +6,7 @@ A *corpus* is a :class:`pandas.DataFrame` with one row per abstract and the colu
 ========== ==========================================================================
 doc_id     stable identifier: the table's ``id`` if given, else ``"h" + text_hash``
 venue      e.g. ``"ICLR"`` (empty string where unknown)
-year       integer year
+year       integer year, a whole number from 1900 to next year (:data:`FIRST_YEAR`, :func:`last_year`)
 title      paper title, empty string where unknown
 abstract   the abstract exactly as read (whitespace-trimmed)
 source     the file name the row came from
@@ -23,13 +23,17 @@ Supported inputs
 * Tables: CSV (``.csv``, ``.csv.gz``), JSON Lines (``.jsonl``, ``.ndjson``, optionally
   ``.gz``) and Parquet (``.parquet``, ``.pq``) with an ``abstract`` and a ``year``
   column; ``title``, ``venue`` and ``id`` are optional.
-* A folder: every supported file inside it (not recursive), in name order.
+* A folder: every supported file inside it (not recursive), in name order; each other
+  file is named in a logged warning and skipped.
 
-Every problem with an input raises :class:`CorpusError` whose message names the file.
+Every problem with an input raises :class:`CorpusError` whose message names the file
+(and the row or line where there is one). An abstract longer than
+:data:`LONG_ABSTRACT_CHARS` characters is read with a logged warning.
 """
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import logging
 import re
@@ -41,7 +45,9 @@ import pandas as pd
 
 from topics.text import normalize_whitespace, text_hash
 
-__all__ = ["CORPUS_COLUMNS", "CorpusError", "read_corpus", "read_paper_list", "read_table"]
+__all__ = [
+    "CORPUS_COLUMNS", "FIRST_YEAR", "LONG_ABSTRACT_CHARS", "CorpusError", "last_year", "read_corpus", "read_paper_list", "read_table",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +66,22 @@ _HEADER_WORDS = {"papers", "paper", "list", "accepted", "abstracts", "abstract",
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 PathLikeStr = str | PathLike[str]
+
+#: The earliest plausible year of a paper; the latest is :func:`last_year`.
+FIRST_YEAR = 1900
+
+#: Abstracts longer than this (characters) are read with a warning: they are embedded as
+#: many windows, which is slow and takes memory in proportion to the length.
+LONG_ABSTRACT_CHARS = 20_000
+
+
+def last_year() -> int:
+    """The latest plausible year of a paper: next year (papers accepted for it)."""
+    return datetime.date.today().year + 1
+
+
+def _year_rule() -> str:
+    return f"years must be whole numbers from {FIRST_YEAR} to {last_year()}"
 
 
 class CorpusError(ValueError):
@@ -90,6 +112,7 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
     frames = [_read_one(f) for f in files]
     corpus = pd.concat(frames, ignore_index=True, sort=False)
     corpus = _order_columns(corpus)
+    _warn_long_abstracts(corpus)
     if deduplicate:
         corpus = _drop_duplicates(corpus, corpus["abstract"])  # every reader normalised the whitespace already
     dup_ids = corpus["doc_id"][corpus["doc_id"].duplicated()]
@@ -99,6 +122,19 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
             "ids must be unique (give each row its own 'id', or drop the 'id' column to derive ids from the text)"
         )
     return corpus.reset_index(drop=True)
+
+
+def _warn_long_abstracts(corpus: pd.DataFrame) -> None:
+    """One warning per file with abstracts over :data:`LONG_ABSTRACT_CHARS` characters."""
+    lengths = corpus["abstract"].str.len()
+    long = lengths > LONG_ABSTRACT_CHARS
+    for source, rows in lengths[long].groupby(corpus["source"][long], sort=False):
+        i = rows.idxmax()
+        logger.warning(
+            "file %s: %d abstract%s over %s characters (the longest, #%d, has %s); long texts are embedded "
+            "as many windows, slowly and with memory growing with the length: is the column an abstract?",
+            source, len(rows), "s" if len(rows) > 1 else "", f"{LONG_ABSTRACT_CHARS:,}", corpus.at[i, "position"], f"{rows[i]:,}",
+        )
 
 
 def drop_duplicate_abstracts(corpus: pd.DataFrame) -> pd.DataFrame:
@@ -123,7 +159,12 @@ def _expand(paths: Iterable[PathLikeStr]) -> list[Path]:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            inside = sorted(f for f in p.iterdir() if f.is_file() and _suffix(f) in SUPPORTED_SUFFIXES)
+            inside = []
+            for f in sorted(f for f in p.iterdir() if f.is_file()):
+                if _suffix(f) in SUPPORTED_SUFFIXES:
+                    inside.append(f)
+                else:
+                    logger.warning("folder %s: %s skipped (not a supported type)", p, f.name)
             if not inside:
                 raise CorpusError(f"folder {p}: no supported files ({', '.join(SUPPORTED_SUFFIXES)})")
             files.extend(inside)
@@ -207,6 +248,8 @@ def read_paper_list(path: PathLikeStr) -> pd.DataFrame:
             "start the file with a line such as 'ICLR 2025 Papers'"
         )
     venue, year = parsed
+    if not FIRST_YEAR <= year <= last_year():
+        raise CorpusError(f"file {path}: header {header[:60]!r} on line {header_at + 1}: year {year} is out of range; {_year_rule()}")
     body = "\n".join(lines[header_at + 1 :])
     paragraphs = [normalize_whitespace(p) for p in _PARAGRAPH_BREAK.split(body)]
     abstracts = [p for p in paragraphs if p]
@@ -287,7 +330,11 @@ def _raw_chunks(path: Path, suffix: str):
         text = _read_text(path)
         if not text.strip():
             raise CorpusError(f"file {path}: empty")
-        yield pd.read_json(StringIO(text), lines=True, dtype=False)
+        try:
+            frame = pd.read_json(StringIO(text), lines=True, dtype=False)
+        except (ValueError, TypeError) as exc:  # pandas names a character position: find the line
+            raise _jsonl_error(path, text) or exc
+        yield frame
         return
     reader = pd.read_csv(
         path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False, encoding="utf-8-sig",
@@ -298,6 +345,22 @@ def _raw_chunks(path: Path, suffix: str):
             yield from reader
     except pd.errors.EmptyDataError as exc:
         raise CorpusError(f"file {path}: empty") from exc
+
+
+def _jsonl_error(path: Path, text: str) -> CorpusError | None:
+    """The first line of a JSON Lines text that is not a JSON object, as an error naming it."""
+    import json
+
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            return CorpusError(f"file {path}: line {number}: not valid JSON ({exc.msg}, column {exc.colno})")
+        if not isinstance(value, dict):
+            return CorpusError(f"file {path}: line {number}: a JSON {type(value).__name__}, expected an object with 'abstract' and 'year'")
+    return None
 
 
 def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
@@ -311,10 +374,14 @@ def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
     out = pd.DataFrame(index=table.index)
     abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))
     years = pd.to_numeric(table["year"], errors="coerce")
-    bad_year = years.isna() | (years % 1 != 0)
+    fractional = years.isna() | (years % 1 != 0)
+    bad_year = fractional | ~years.between(FIRST_YEAR, last_year())
     if bad_year.any():
         row = int(bad_year.idxmax())
-        raise CorpusError(f"file {path}: row {row + 1}: year {table['year'].loc[row]!r} is not a whole number")
+        value = table["year"].loc[row]
+        shown = repr(value) if isinstance(value, str) else str(value)
+        why = "is not a whole number" if fractional.loc[row] else "is out of range"
+        raise CorpusError(f"file {path}: row {row + 1}: year {shown} {why}; {_year_rule()}")
     if "id" in table.columns:
         ids = table["id"].map(lambda v: "" if _missing(v) else str(v).strip())
         missing = ids == ""

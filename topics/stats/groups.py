@@ -24,6 +24,10 @@ simulated tables are tested in one call.
 Shares are of the documents that have a topic unless ``include_outliers=True`` (then
 topic -1 is a row and every document counts); each table says which in
 ``outliers_counted``.
+
+:func:`check_group_sizes` states the rule for groups too small to compare: a small group
+beside much larger ones is named in a warning, and a trend over years that one small,
+outlying year would dominate is refused (:func:`topics.analyze` checks it before any work).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from topics.stats.trends import (
 
 __all__ = [
     "TREND_CLASSES",
+    "check_group_sizes",
     "classify_trends",
     "compare_groups",
     "resolve_groups",
@@ -56,6 +61,13 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 TREND_CLASSES = ("emerging", "growing", "fading", "stable", "no clear trend")
+
+#: A group is *small* with fewer than this many papers ...
+SMALL_GROUP_PAPERS = 5
+#: ... or less than this share of the papers compared (:func:`check_group_sizes`).
+SMALL_GROUP_SHARE = 0.01
+#: A small year further than this many years from the nearest other year is *outlying*.
+OUTLYING_YEAR_GAP = 2
 
 
 # --------------------------------------------------------------------------- trend classes
@@ -142,10 +154,16 @@ def _native(value):
 def resolve_groups(documents: pd.DataFrame, by: str, groups: Sequence | None = None) -> list:
     """The groups of ``documents[by]`` to compare: ``groups`` checked against the values
     present, or every value present, sorted. Raises ValueError naming a missing column,
-    an unknown or repeated group, or fewer than two groups."""
+    an unknown or repeated group, fewer than two groups, or (groups not given) a column
+    other than year with a different value for every paper (``doc_id``, ``title``)."""
     if by not in documents.columns:
         raise ValueError(f"no column {by!r} to group by (columns: {', '.join(map(str, documents.columns))})")
     present = _sort_groups(_native(v) for v in documents[by].dropna().unique())
+    if groups is None and by != "year" and len(present) > 2 and len(present) == documents[by].notna().sum():
+        raise ValueError(
+            f"column {by!r} has a different value for each of its {len(present)} papers: there are no groups to compare; "
+            "group by a column that papers share (year, venue, status), or name the groups to compare"
+        )
     if groups is None:
         if len(present) < 2:
             found = ", ".join(map(str, present)) or "none"
@@ -162,6 +180,64 @@ def resolve_groups(documents: pd.DataFrame, by: str, groups: Sequence | None = N
     if len(groups) < 2:
         raise ValueError(f"need at least two {'years' if by == 'year' else by + ' groups'} to compare, got {', '.join(map(str, groups))}")
     return groups
+
+
+def check_group_sizes(sizes: dict, by: str = "year", *, chosen: bool = False) -> None:
+    """Warn about groups too small to compare; refuse a trend that one outlying year dominates.
+
+    A group is *small* when it has fewer than :data:`SMALL_GROUP_PAPERS` (5) papers or
+    less than :data:`SMALL_GROUP_SHARE` (1 %) of the papers compared.
+
+    * A trend over three or more years scores each year by its value, so one small year
+      far from the others (more than :data:`OUTLYING_YEAR_GAP`, 2, years from the nearest
+      other year: one paper of 1999 beside 2024 and 2025) sets the spacing of the whole
+      trend and makes a false one. Such a year raises :class:`ValueError` saying which
+      years to choose instead, unless the years were ``chosen`` explicitly: then it is a
+      logged warning.
+    * Any other small group with a group at least ten times as large is named in a
+      logged warning: its shares and tests rest on very few papers.
+
+    Parameters
+    ----------
+    sizes
+        Papers per compared group, ``{group: count}``.
+    by
+        The grouping column; the trend rule applies to ``"year"``.
+    chosen
+        Whether the user named the groups (``--years``); an outlying year is then a warning.
+    """
+    total = sum(sizes.values())
+    if not total:
+        return
+    largest = max(sizes, key=sizes.get)
+
+    def small(n: int) -> bool:
+        return n < SMALL_GROUP_PAPERS or n < SMALL_GROUP_SHARE * total
+
+    named = set()
+    if by == "year" and len(sizes) >= 3:
+        years = sorted(sizes)
+        for y in years:
+            gap = min(abs(y - other) for other in years if other != y)
+            if small(sizes[y]) and gap > OUTLYING_YEAR_GAP:
+                others = [str(o) for o in years if o != y]
+                message = (
+                    f"year {y} has {sizes[y]} of the {total} papers and lies {gap} years from the nearest other year: "
+                    f"a trend over {', '.join(map(str, years))} would rest on that one year's spacing (no trend is fitted where a "
+                    f"year with fewer than {SMALL_GROUP_PAPERS} papers or {100 * SMALL_GROUP_SHARE:g} % of them lies more than "
+                    f"{OUTLYING_YEAR_GAP} years from the next year); choose the years to compare with --years, "
+                    f"e.g. --years {' '.join(others)}"
+                )
+                if not chosen:
+                    raise ValueError(message)
+                logger.warning("%s", message)
+                named.add(y)
+    for g, n in sizes.items():
+        if g not in named and small(n) and sizes[largest] >= 10 * n:
+            logger.warning(
+                "%s %s has only %d of the %d papers compared (%s %s has %d): its shares and tests rest on very few papers",
+                by, g, n, total, by, largest, sizes[largest],
+            )
 
 
 def _is_number(value) -> bool:
