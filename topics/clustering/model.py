@@ -42,7 +42,7 @@ from topics.clustering.areas import topic_areas
 from topics.clustering.hierarchy import FixedClusterer, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
-from topics.naming.coverage import PhraseIndex, coverage
+from topics.naming.coverage import PhraseIndex, coverage, name_parts
 from topics.naming.labels import Name, area_names, topic_names
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
 from topics.text import clean_for_terms
@@ -498,8 +498,4 @@ def _named(index: PhraseIndex, name: str, members: np.ndarray) -> Name:
     molecules") names no one theme and is flagged mixed."""
     if not members.any() or name.startswith("outliers"):
         return Name(name, float("nan"))
-    parts = [p.strip() for p in name.split(",")]
-    used = np.zeros(index.n_docs, dtype=bool)
-    for part in parts:
-        used |= index.uses(part)
-    return Name(name, float(used[members].mean()), mixed=len(parts) > 1)
+    return Name(name, coverage(index, name, members), mixed=len(name_parts(name)) > 1)

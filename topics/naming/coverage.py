@@ -10,7 +10,8 @@ phrase ("equations (PDEs)" does not hold "equations pdes").
 
 :class:`PhraseIndex` reads every text once and answers, for any phrase, which papers use
 it; :func:`coverage` is the share of a group's papers that do. A compound name
-("graph transformers / optimal transport") is used by a paper that uses either part.
+("plasticity, stopping": the two-word fallback of :mod:`topics.naming.labels`) is used by
+a paper that uses either part.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from topics.text import normalize, singular
 
 __all__ = ["COMPOUND", "PhraseIndex", "coverage", "name_parts", "phrase_key"]
 
-#: What joins the two parts of a compound name.
-COMPOUND = " / "
+#: What joins the parts of a compound name.
+COMPOUND = ", "
 
 _BREAK = re.compile(r"[()\[\]{},;:!?\"]|\.(?=\s|$)")
 
