@@ -70,8 +70,10 @@ topics.figures.topic_map(analysis.documents, analysis.coords)
 # %% [markdown]
 # ## Topic terms
 # **Question:** what is each topic about? The bars are the terms that most distinguish a
-# topic from the others (c-TF-IDF); the topic's name is its most widely shared and most
-# distinctive phrase.
+# topic from the others (c-TF-IDF). A topic's name is chosen among them by how many of its
+# papers use it (`name_coverage`): the best phrase that half of its papers use, else the two
+# phrases that together cover the most, joined by " / " and flagged `mixed` (the topic
+# joins two themes, and its name says so).
 
 # %%
 topics.figures.topic_terms(analysis.terms)
@@ -90,6 +92,14 @@ analysis.representatives.query("topic == @largest.topic")[["rank", "year", "abst
 # `confidence` is the share of the runs in which a paper landed in its topic. Papers
 # below 50 % are flagged `low_confidence`: most runs put them elsewhere or nowhere, so
 # read their assignment as a best guess.
+# %% [markdown]
+# How far each name holds: `name_coverage` is the share of the topic's papers whose title
+# or abstract uses it (plurals, hyphens and the corpus's acronyms count); read a `mixed`
+# topic as two themes the clustering kept together.
+
+# %%
+analysis.topics.query("topic != -1")[["topic", "label", "n_docs", "name_coverage", "mixed"]]
+
 
 # %%
 docs = analysis.documents

@@ -11,7 +11,11 @@ def test_plurals_hyphens_and_case_count_as_the_same_words():
     index = PhraseIndex(texts)
     assert index.uses("diffusion models").tolist() == [True, True, True, False]
     assert index.uses("self-supervised learning").tolist() == [False, True, False, False]
-    assert phrase_key("Self-Supervised Models") == "self supervised model"
+    assert phrase_key("Self-Supervised Models") == "self-supervised model"
+    # a hyphenated word is matched whole: "supervised learning" is not inside "self-supervised learning"
+    hyphenated = PhraseIndex(["Self-supervised learning of views.", "Supervised learning with labels."])
+    assert hyphenated.uses("supervised learning").tolist() == [False, True]
+    assert hyphenated.uses("self supervised learning").tolist() == [True, False]
 
 
 def test_coverage_on_hand_made_topics():
@@ -19,9 +23,9 @@ def test_coverage_on_hand_made_topics():
     index = PhraseIndex(texts)
     topic = np.array([True, True, True, False])
     assert coverage(index, "optimal transport", topic) == 2 / 3
-    assert coverage(index, "optimal transport, graph transformers", topic) == 1.0  # a compound: either part
+    assert coverage(index, "optimal transport / graph transformers", topic) == 1.0  # a compound: either part
     assert coverage(index, "dataset distillation", topic) == 0.0
-    assert name_parts("a, b") == ["a", "b"]
+    assert name_parts("a / b") == ["a", "b"]
 
 
 def test_an_acronym_counts_as_its_definition_and_phrases_stop_at_punctuation():

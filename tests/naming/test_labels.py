@@ -61,13 +61,13 @@ def test_a_phrase_common_everywhere_does_not_name_a_topic():
     counts = {0: {"graph kernels": 6, "graph": 8, "molecules": 7}}
     corpus = {"graph kernels": 60, "graph": 10, "molecules": 9}
     name = name_topics(terms, {0: 10}, counts, corpus, n_docs=100)[0]
-    assert name == "graph, molecules"  # no distinctive phrase: the best two words
+    assert name == "graph / molecules"  # no distinctive phrase: the best two words
     distinctive = {**corpus, "graph kernels": 8}
     assert name_topics(terms, {0: 10}, counts, distinctive, n_docs=100)[0] == "graph kernels"
     # a phrase every area uses never names a topic, however distinctive it looks here
     generic = {0: [("neural networks", 1.0), ("graph", 0.9), ("molecules", 0.8)]}
     counts = {0: {"neural networks": 6, "graph": 8, "molecules": 7}}
-    assert name_topics(generic, {0: 10}, counts, {**distinctive, "neural networks": 8}, n_docs=100)[0] == "graph, molecules"
+    assert name_topics(generic, {0: 10}, counts, {**distinctive, "neural networks": 8}, n_docs=100)[0] == "graph / molecules"
 
 
 def test_names_that_share_words_but_not_a_phrase_can_coexist():
@@ -90,3 +90,101 @@ def test_a_one_word_name_does_not_block_longer_phrases_and_extensions_keep_names
     terms = {0: [("state space", 1.0)], 1: [("space models", 1.0)]}
     names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
     assert len(set(names.values())) == 2  # never two topics called "state space models"
+
+
+def _two_theme_texts():
+    transport = [f"Optimal transport between measures {i} with entropic regularization." for i in range(4)]
+    graphs = [f"Graph transformers for molecules {i} with positional encodings." for i in range(4)]
+    graphs += [f"Kernel methods {i} for regression." for i in range(2)]
+    robots = [f"Robot grasping policies {i} from demonstrations." for i in range(10)]
+    return transport + graphs + robots
+
+
+def test_a_group_that_joins_two_themes_gets_a_compound_name_that_holds_for_it():
+    from topics.naming.coverage import PhraseIndex, coverage, name_parts
+    from topics.naming.labels import topic_names
+
+    texts = _two_theme_texts()
+    labels = np.array([0] * 10 + [1] * 10)
+    terms = {
+        0: [("optimal transport", 0.9), ("graph transformers", 0.8), ("entropic regularization", 0.6), ("molecules", 0.5)],
+        1: [("robot grasping", 0.9), ("grasping policies", 0.8), ("demonstrations", 0.5)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    # no phrase covers half of topic 0 alone: its name says it joins two themes
+    assert len(name_parts(names[0])) == 2
+    assert {p.split()[0] for p in name_parts(names[0])} == {"optimal", "graph"}
+    index = PhraseIndex(texts)
+    assert coverage(index, names[0], labels == 0) == 0.8
+    assert coverage(index, names[1], labels == 1) >= 0.5 and len(name_parts(names[1])) == 1
+
+
+def test_a_phrase_names_the_group_for_which_it_is_the_best_feature():
+    from topics.naming.labels import topic_names
+
+    # "optimal transport" is in 2 of the 12 papers of the large topic and in 4 of the 5 of
+    # the small one: the small topic is the optimal-transport topic
+    texts = (
+        [f"Optimal transport aside, robot grasping policies {i}." for i in range(2)]
+        + [f"Robot grasping policies {i} from demonstrations." for i in range(10)]
+        + [f"Optimal transport plans {i} with Sinkhorn iterations." for i in range(2)]
+        + [f"Optimal transport plans {i} with entropic costs." for i in range(2)]
+        + ["Matching with costs."]
+    )
+    labels = np.array([0] * 12 + [1] * 5)
+    terms = {
+        0: [("optimal transport", 1.0), ("robot grasping", 0.9), ("grasping policies", 0.8)],
+        1: [("optimal transport", 0.9), ("sinkhorn iterations", 0.8)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    assert names[1].startswith("optimal transport")
+    assert "optimal transport" not in names[0]
+
+
+def test_an_area_is_not_named_after_a_topic_that_holds_a_minority_of_it():
+    from topics.naming.coverage import name_parts
+    from topics.naming.labels import name_groups
+
+    # area 0 is all about domain adaptation; its topics are two approaches to it
+    texts = (
+        [f"Optimal transport for domain adaptation {i} between source and target." for i in range(4)]
+        + [f"Test-time training for domain adaptation {i} of classifiers." for i in range(6)]
+        + [f"Robot grasping policies {i} from demonstrations." for i in range(10)]
+    )
+    labels = np.array([0] * 4 + [1] * 6 + [2] * 10)
+    terms = {
+        0: [("domain adaptation", 1.0), ("optimal transport", 0.9)],
+        1: [("domain adaptation", 1.0), ("test-time training", 0.9)],
+        2: [("robot grasping", 1.0), ("grasping policies", 0.8)],
+    }
+    topic_names_, area_names_ = name_groups(terms, labels, {0: 0, 1: 0, 2: 1}, texts, analyzer=PhraseAnalyzer())
+    # the broad phrase names the area; neither topic (6 of its 10 papers at most) takes it
+    assert area_names_[0] == "domain adaptation"
+    assert topic_names_[0] == "optimal transport" and topic_names_[1] == "test-time training"
+    # area 1 is all one topic: it may share the topic's name
+    assert "grasping" in area_names_[1] and len(name_parts(area_names_[1])) == 1
+
+
+def test_an_acronym_expansion_does_not_name_papers_that_use_the_acronym_in_another_sense():
+    from topics.naming.acronyms import find_acronyms
+    from topics.naming.labels import topic_names
+
+    # the corpus's "SSL" is self-supervised learning (11 papers); the papers of topic 1, the
+    # largest, define it as semi-supervised learning, so that is their name, not the other
+    texts = (
+        [f"Self-supervised learning (SSL) of image features {i}; SSL needs no labels." for i in range(6)]
+        + [f"Semi-supervised learning (SSL) with pseudo-labels {i}; SSL uses few labels." for i in range(8)]
+        + [f"Self-supervised learning (SSL) for speech {i}." for i in range(5)]
+    )
+    acronyms = find_acronyms(texts)
+    assert acronyms["SSL"] == "self-supervised learning"
+    labels = np.array([0] * 6 + [1] * 8 + [2] * 5)
+    terms = {
+        0: [("self-supervised learning", 1.0), ("image features", 0.8)],
+        1: [("self-supervised learning", 1.0), ("semi-supervised learning", 0.9), ("pseudo-labels", 0.7)],
+        2: [("self-supervised learning", 1.0), ("speech", 0.8)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer(acronyms=acronyms))
+    assert names[1] == "semi-supervised learning"
+
+

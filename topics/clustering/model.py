@@ -43,7 +43,7 @@ from topics.clustering.hierarchy import FixedClusterer, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
-from topics.naming.labels import Name, area_names, topic_names
+from topics.naming.labels import Name, name_groups
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
 from topics.text import clean_for_terms
 
@@ -472,8 +472,7 @@ def describe_topics(
         v = embeddings[topics == t].mean(axis=0)
         centroids[int(t)] = v / (np.linalg.norm(v) or 1.0)
     areas = topic_areas(centroids, sizes, n_areas=n_areas)
-    topic_names_ = topic_names(ranked, fit_topics, fit_texts, analyzer=analyzer)
-    area_names_ = area_names(areas, fit_topics, fit_texts, analyzer=analyzer)
+    topic_names_, area_names_ = name_groups(ranked, fit_topics, areas, fit_texts, analyzer=analyzer, index=index)
     fit_areas = np.array([areas.get(int(t), -1) for t in fit_topics])
     names = {t: _named(index, n, fit_topics == t) for t, n in topic_names_.items()}
     area = {a: _named(index, n, fit_areas == a) for a, n in area_names_.items()}

@@ -10,8 +10,8 @@ phrase ("equations (PDEs)" does not hold "equations pdes").
 
 :class:`PhraseIndex` reads every text once and answers, for any phrase, which papers use
 it; :func:`coverage` is the share of a group's papers that do. A compound name
-("plasticity, stopping": the two-word fallback of :mod:`topics.naming.labels`) is used by
-a paper that uses either part.
+("long-tailed recognition / deep clustering", :mod:`topics.naming.labels`) is used by a
+paper that uses either part.
 """
 
 from __future__ import annotations
@@ -25,20 +25,31 @@ import numpy as np
 from topics.naming.acronyms import document_definitions, expand_acronyms, word_pattern
 
 _ANY_WORD = word_pattern({"x": ""})  # the pattern for acronyms that are not all capitals
-from topics.text import normalize, singular
+from topics.text import fold_accents, singular
 
 __all__ = ["COMPOUND", "PhraseIndex", "coverage", "name_parts", "phrase_key"]
 
 #: What joins the parts of a compound name.
-COMPOUND = ", "
+COMPOUND = " / "
 
 _BREAK = re.compile(r"[()\[\]{},;:!?\"]|\.(?=\s|$)")
 
 
+_NOT_WORD = re.compile(r"[^a-z0-9-]+")
+
+
 def phrase_key(phrase: str) -> str:
-    """The form in which a phrase is looked up: :func:`topics.text.normalize`, each word
-    :func:`topics.text.singular` ("Self-Supervised Models" -> "self supervised model")."""
-    return " ".join(singular(w) for w in normalize(phrase).split())
+    """The form in which a phrase is looked up: lower case, accents folded, characters
+    other than letters, digits and inner hyphens one space, each word
+    :func:`topics.text.singular` ("Self-Supervised Models" -> "self-supervised model").
+
+    Hyphenated words stay whole, so "supervised learning" is not found inside
+    "self-supervised learning"; :meth:`PhraseIndex.uses` looks a name up with and without
+    hyphens between its words, so "self supervised learning" in a text uses
+    "self-supervised learning" and "DIFFUSION-MODELS" uses "diffusion models".
+    """
+    words = (w.strip("-") for w in _NOT_WORD.sub(" ", fold_accents(phrase).lower()).split())
+    return " ".join(singular(w) for w in words if w)
 
 
 def name_parts(name: str) -> list[str]:
@@ -67,6 +78,7 @@ class PhraseIndex:
                 postings.setdefault(word, []).append(i)
         self._postings = {w: np.asarray(ids, dtype=np.int64) for w, ids in postings.items()}
         self._cache: dict[str, np.ndarray] = {}
+        self._names: dict[str, np.ndarray] = {}
         self.n_docs = len(self._docs)
 
     def _read(self, text: str, *, own: bool = False) -> str:
@@ -80,10 +92,14 @@ class PhraseIndex:
 
     def uses(self, name: str) -> np.ndarray:
         """Boolean array: which texts use ``name`` (either part of a compound name)."""
+        if name in self._names:
+            return self._names[name]
         out = np.zeros(self.n_docs, dtype=bool)
         for part in name_parts(name):
             for key in self._read(part).split(" | "):  # "ReLU networks" reads as the texts do
-                out |= self._uses(key)
+                for variant in _spellings(key):
+                    out |= self._uses(variant)
+        self._names[name] = out
         return out
 
     def _uses(self, key: str) -> np.ndarray:
@@ -100,6 +116,17 @@ class PhraseIndex:
                 out[hits] = True
         self._cache[key] = out
         return out
+
+
+def _spellings(key: str) -> list[str]:
+    """``key`` with each pair of adjacent words joined by a space or by a hyphen ("self
+    supervised learning", "self-supervised learning", ...): a text's hyphenated word is
+    matched whole or not at all."""
+    words = key.replace("-", " ").split()
+    out = [words[0]] if words else []
+    for word in words[1:]:
+        out = [f"{head}{glue}{word}" for head in out for glue in (" ", "-")]
+    return out
 
 
 def coverage(index: PhraseIndex, name: str, members: np.ndarray) -> float:

@@ -1,15 +1,26 @@
-"""Human-readable topic names from c-TF-IDF terms.
+"""Human-readable topic and area names that hold for their papers.
 
-A topic's name is the highest-weighted *phrase* among its top c-TF-IDF terms that reads
-like a research area: two words (a hyphenated word counts as one, so
-"self-supervised learning" and "long-tailed recognition" qualify), neither a stop word
-nor generic paper vocabulary ("propose", "method", "results", "novel"), not ending in a
-verb form or an adjective. Where a topic has no such phrase its best single term is
-used. Names are made distinct across topics: a topic whose best phrase is taken by a
-heavier topic takes its next candidate.
+Candidates come from each group's c-TF-IDF terms (BERTopic's class-based TF-IDF), ranked
+by :func:`rank_candidates`: phrases that read like a research area ("self-supervised
+learning", "long-tailed recognition"), distinctive for the group, then single words.
+Among them a group is named by coverage (:mod:`topics.naming.coverage`, the share of its
+papers that use the name):
 
-The rule is deliberately simple and deterministic; rename topics where a reader knows
-better (:meth:`topics.TopicModel.rename`).
+1. the best-ranked phrase that at least half of the group's papers use (:data:`HOLD`);
+2. else a compound of the two phrases that together cover the most of its papers
+   ("long-tailed recognition / deep clustering"), flagged ``mixed``: the group joins two
+   themes, and its name says so rather than claiming one;
+3. else the best-ranked single word that half of its papers use ("speech");
+4. else whichever of these covers the most papers.
+
+A phrase names only the group that uses it most, so "optimal transport" names the topic
+that holds the optimal-transport papers, not a neighbour with two of them. Names are
+distinct across groups. Areas are named first and their topics after them
+(:func:`name_groups`): a topic does not take its area's name unless it holds most of the
+area's papers, so an area is never named after one of its topics but for that case.
+
+The rule is deterministic; rename topics where a reader knows better
+(:meth:`topics.TopicModel.rename`).
 """
 
 from __future__ import annotations
@@ -21,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from topics.text import singular
+from topics.naming.coverage import COMPOUND, PhraseIndex, coverage, name_parts, phrase_key
 from topics.naming.terms import (
     ADJECTIVE_ENDING,
     NOUN_EXCEPTIONS,
@@ -39,6 +51,7 @@ __all__ = [
     "complete_modifier",
     "extend_phrase",
     "is_modifier",
+    "name_groups",
     "name_topics",
     "topic_names",
 ]
@@ -52,6 +65,15 @@ class Name:
     coverage: float
     mixed: bool = False
 
+
+#: A name holds for its group when at least this share of the group's papers use it.
+HOLD = 0.5
+
+#: A name used by fewer than this share of its group's papers does not describe the
+#: group: a compound or another candidate is sought first.
+FLOOR = 0.25
+
+OUTLIER_NAME = "outliers (no topic)"
 
 #: A name must be at least this many times as common among the topic's documents as
 #: in the whole corpus ("neural networks" is everywhere and names nothing).
@@ -123,7 +145,7 @@ def _candidates(
         for t in [t for t in pool if distinctive(t)] or pool:
             if not any(singular(t) == singular(g) for g in good):  # "experts, expert" says one thing
                 good.append(t)
-        pairs = [f"{a}, {b}" for a, b in zip(good, good[1:])][:3]
+        pairs = [f"{a}{COMPOUND}{b}" for a, b in zip(good, good[1:])][:3]
     rest = [t for t, _ in terms if t and t not in phrases and t not in singles]
     return phrases + pairs + singles + rest
 
@@ -138,7 +160,10 @@ def name_topics(
     completions: Mapping[int, Mapping[str, str]] | None = None,
     outlier_name: str = "outliers (no topic)",
 ) -> dict[int, str]:
-    """Name each topic from its ranked ``(term, weight)`` list.
+    """Name each topic from its ranked ``(term, weight)`` list, by counts alone.
+
+    Without the papers' texts a topic takes its first candidate that no larger topic has
+    taken; :func:`topic_names` chooses by coverage where the texts are at hand.
 
     Parameters
     ----------
@@ -191,34 +216,193 @@ def topic_names(
     texts: Sequence[str],
     *,
     analyzer: PhraseAnalyzer | None = None,
+    index: PhraseIndex | None = None,
+    forbidden: Mapping[int, set[str]] | None = None,
 ) -> dict[int, str]:
-    """Names for the groups of ``labels`` from their ranked c-TF-IDF ``terms``.
+    """Names for the groups of ``labels`` that hold for their papers.
 
-    Counts in how many documents of each group, and of the corpus, each candidate term
-    occurs (tokenising each text once with ``analyzer``), names the groups with
-    :func:`name_topics`, and extends two-word names by the word that nearly always
-    follows (:func:`extend_phrase`).
+    Candidates are ranked from the groups' c-TF-IDF ``terms`` as in :func:`name_topics`,
+    joined by the phrases that at least :data:`FLOOR` of a group's papers share; each
+    group is then named by coverage (see the module's description), and two-word names
+    are extended by the word that nearly always follows (:func:`extend_phrase`) where
+    that keeps the name above the bar it met (:data:`HOLD` or :data:`FLOOR`).
+
+    ``index`` (a :class:`topics.naming.coverage.PhraseIndex` over ``texts``) counts who
+    uses a name; it is built when not given. ``forbidden`` lists, per group, phrases it
+    may not be named by (its area's name, :func:`name_groups`). Label -1 is the
+    outliers' and is named ``"outliers (no topic)"`` when ``terms`` has it.
     """
     analyzer = analyzer or PhraseAnalyzer()
+    index = index or PhraseIndex(texts, analyzer.acronyms)
     labels = np.asarray(labels)
     sizes = pd.Series(labels).value_counts().to_dict()
     tokens = [analyzer.tokens(text) for text in texts]  # one pass serves counting and extension
-    topic_counts, corpus_counts = _doc_counts(terms, labels, [analyzer.grams(t) for t in tokens])
-    completions = {}
-    for t, ranked in terms.items():
-        streams = [tokens[i] for i in np.flatnonzero(labels == t)]
-        done = {w: complete_modifier(w, streams) for w, _ in ranked[:10] if is_modifier(w) and not is_bad_word(w)}
-        completions[t] = {w: p for w, p in done.items() if p}
-    names = name_topics(terms, sizes, topic_counts, corpus_counts, n_docs=len(texts), completions=completions)
-    out = dict(names)
-    for t in sorted(names, key=lambda t: (-sizes.get(t, 0), t)):
-        if t == -1:
+    grams = [analyzer.grams(t) for t in tokens]
+    topic_counts, corpus_counts = _doc_counts(terms, labels, grams)
+    order = sorted((t for t in terms if t != -1), key=lambda t: (-sizes.get(t, 0), t))
+    streams = {t: [tokens[i] for i in np.flatnonzero(labels == t)] for t in order}
+    candidates = {}
+    for t in order:
+        done = {w: complete_modifier(w, streams[t]) for w, _ in terms[t][:10] if is_modifier(w) and not is_bad_word(w)}
+        ranked = _candidates(
+            terms[t], topic_counts.get(t, {}), sizes.get(t, 0), corpus_counts, len(texts), {w: p for w, p in done.items() if p}
+        )
+        candidates[t] = [c for c in dict.fromkeys(ranked + _shared_phrases(grams, labels == t, tokens)) if COMPOUND not in c and is_name_candidate(c)]
+    names = _by_coverage(candidates, labels, index, order, forbidden or {})
+    out = {-1: OUTLIER_NAME} if -1 in terms else {}
+    for t in order:
+        members = labels == t
+        parts, best = name_parts(names[t]), names[t]
+        met = coverage(index, best, members)
+        bar = HOLD if met >= HOLD else FLOOR if met >= FLOOR else met  # the bar the name met
+        others = {p for u in order if u != t for p in name_parts(out.get(u, names[u]))}
+        banned = {phrase_key(p) for p in (forbidden or {}).get(t, ())}
+        longer = [extend_phrase(part, streams[t]) for part in parts]
+        extended = COMPOUND.join(longer)
+        if (
+            extended != best
+            and not any(p in others or _overlaps(p, others) or phrase_key(p) in banned for p in longer)
+            and coverage(index, extended, members) >= bar
+        ):
+            best = extended
+        out[t] = best
+    return {t: out[t] for t in terms}
+
+
+def _shared_phrases(grams: Sequence[Sequence[str]], members: np.ndarray, tokens: Sequence[Sequence[str]]) -> list[str]:
+    """The two- and three-word phrases that at least :data:`FLOOR` of a group's papers
+    hold and that are :data:`MIN_LIFT` times as common in the group as in the corpus,
+    most shared first ("large language models", which c-TF-IDF's two-word terms miss)."""
+    inside: dict[str, int] = {}
+    for i in np.flatnonzero(members):
+        for g in set(grams[i]) | set(_trigrams(tokens[i])):
+            if " " in g:
+                inside[g] = inside.get(g, 0) + 1
+    size = int(members.sum())
+    need = max(2, FLOOR * size)
+    wanted = {g for g, n in inside.items() if n >= need}
+    if not wanted:
+        return []
+    everywhere = dict.fromkeys(wanted, 0)
+    longer = any(g.count(" ") > 1 for g in wanted)
+    for doc, toks in zip(grams, tokens):
+        for g in wanted.intersection(doc).union(wanted.intersection(_trigrams(toks)) if longer else ()):
+            everywhere[g] += 1
+    n_docs = len(grams)
+    kept = [g for g in wanted if inside[g] / size >= MIN_LIFT * everywhere[g] / n_docs]
+    return sorted(kept, key=lambda g: (-inside[g] * np.sqrt(inside[g] / everywhere[g]), g))
+
+
+def _trigrams(tokens: Sequence[str]) -> list[str]:
+    """Three adjacent words of a token stream, none of them a stop word or one letter,
+    with no punctuation between them (:meth:`PhraseAnalyzer.tokens` marks it by "")."""
+    keep = [len(t) > 1 and not is_bad_word(t) for t in tokens]
+    return [
+        f"{a} {b} {c}" for a, b, c, ka, kb, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[1:], keep[2:]) if ka and kb and kc
+    ]
+
+
+def _by_coverage(
+    candidates: Mapping[int, Sequence[str]], labels: np.ndarray, index: PhraseIndex, order: Sequence[int],
+    forbidden: Mapping[int, set[str]],
+) -> dict[int, str]:
+    """Each group's name chosen by coverage (steps 1-4 of the module's description)."""
+    codes = {t: i for i, t in enumerate(order)}
+    code = np.array([codes.get(int(t), -1) for t in labels])
+    sizes = np.bincount(code[code >= 0], minlength=len(order))
+    corpus_size = max(len(labels), 1)
+    n_users: dict[str, np.ndarray] = {}
+
+    def users(name: str) -> np.ndarray:  # how many papers of each group use ``name``
+        if name not in n_users:
+            used = index.uses(name)
+            n_users[name] = np.bincount(code[used & (code >= 0)], minlength=len(order))
+        return n_users[name]
+
+    def share(name: str, t: int) -> float:
+        return users(name)[codes[t]] / max(sizes[codes[t]], 1)
+
+    def owner(name: str) -> int:
+        # the group for which the name is the best feature: the F-measure of its share of
+        # the group's papers (recall) and the group's share of its users (precision)
+        n = users(name)
+        total = max(int(index.uses(name).sum()), 1)
+        recall, precision = n / np.maximum(sizes, 1), n / total
+        f = np.where(n > 0, 2 * recall * precision / np.maximum(recall + precision, 1e-12), 0.0)
+        return order[int(np.argmax(f))]
+
+    def distinctive(name: str, t: int) -> bool:
+        # at least MIN_LIFT times as common among the group's papers as among the others:
+        # the same bar as the corpus-wide lift for a small topic, and one an area holding
+        # half the corpus can still meet
+        n, size = users(name)[codes[t]], sizes[codes[t]]
+        outside = (int(index.uses(name).sum()) - n) / max(corpus_size - size, 1)
+        return n / max(size, 1) >= MIN_LIFT * outside
+
+    names: dict[int, str] = {}
+    taken: set[str] = set()
+    for t in order:
+        members = code == codes[t]
+        banned = {phrase_key(p) for p in forbidden.get(t, ())}
+
+        def free(c: str) -> bool:
+            return c not in taken and not _overlaps(c, taken) and phrase_key(c) not in banned
+
+        pool = [c for c in candidates[t] if free(c) and distinctive(c, t)]
+        owned = [c for c in pool if owner(c) == t]
+        name = _pick(owned, members, index, share=lambda c: share(c, t))
+        if name is None or coverage(index, name, members) < FLOOR:
+            fallback = _pick(pool, members, index, share=lambda c: share(c, t))
+            if fallback is not None and (name is None or coverage(index, fallback, members) > coverage(index, name, members)):
+                name = fallback
+        if name is None:
+            name = next((c for c in candidates[t] if free(c)), f"topic {t}")
+        names[t] = name
+        taken.update(name_parts(name))
+    return names
+
+
+def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share) -> str | None:
+    """The name for one group from its ranked candidates ``pool`` (steps 1-4)."""
+    if not pool:
+        return None
+    phrases = [c for c in pool if is_phrase(c)]
+    singles = [c for c in pool if not is_phrase(c) and not is_modifier(c)]  # "speech", not "visual"
+    held = next((c for c in phrases if share(c) >= HOLD), None)
+    if held is not None:
+        return held
+    compound = _compound(phrases, members, index, share=share)
+    if compound is not None and coverage(index, compound, members) >= HOLD:
+        return compound
+    held = next((c for c in singles if share(c) >= HOLD), None)
+    if held is not None:
+        return held
+    # nothing holds for half the group: the phrase or compound that covers the most, if it
+    # reaches the floor, else whatever covers the most
+    options = phrases + ([compound] if compound else [])
+    if options and max(coverage(index, c, members) for c in options) >= FLOOR:
+        singles = []
+    options += singles
+    return max(options, key=lambda c: (round(coverage(index, c, members), 9), -options.index(c)))
+
+
+def _compound(phrases: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share) -> str | None:
+    """The group's main phrase joined by the phrase that covers most of the rest of its
+    papers ("long-tailed recognition / deep clustering"); None if no second phrase adds
+    a paper."""
+    if len(phrases) < 2:
+        return None
+    first = next((c for c in phrases if share(c) >= FLOOR), None) or max(phrases, key=lambda c: (share(c), -phrases.index(c)))
+    covered = index.uses(first)[members]
+    best, gain = None, 0
+    for c in phrases:
+        if c == first or _overlaps(c, {first}) or _overlaps(first, {c}):
             continue
-        longer = extend_phrase(names[t], [tokens[i] for i in np.flatnonzero(labels == t)])
-        others = {n for u, n in out.items() if u != t and u != -1}
-        if longer != names[t] and longer not in others and not _overlaps(longer, others):  # names stay distinct
-            out[t] = longer
-    return out
+        used = index.uses(c)[members]
+        more = int((used & ~covered).sum())
+        if more > gain and used.sum() >= 2:  # a theme of the group, not one paper's phrase
+            best, gain = c, more
+    return None if best is None else f"{first}{COMPOUND}{best}"
 
 
 def _doc_counts(ranked: Mapping, topics: np.ndarray, grams_per_doc: list[list[str]]) -> tuple[dict, dict]:
@@ -363,13 +547,16 @@ def area_names(
     texts: Sequence[str],
     *,
     analyzer=None,
-    outlier_name: str = "outliers (no topic)",
+    index: PhraseIndex | None = None,
+    forbidden: Mapping[int, set[str]] | None = None,
+    outlier_name: str = OUTLIER_NAME,
 ) -> dict[int, str]:
-    """A name per area from c-TF-IDF terms over the areas (:func:`class_terms`): areas are
-    named like topics, and with fewer, larger groups the distinctive phrases are broader
-    ("language models" over "jailbreak attacks").
+    """A name per area, chosen like a topic's (:func:`topic_names`) from c-TF-IDF terms
+    over the areas (:func:`class_terms`): with fewer, larger groups the distinctive
+    phrases are broader ("language models" over "jailbreak attacks").
 
-    ``labels`` are the documents' topics; ``topic_areas_`` maps them to areas.
+    ``labels`` are the documents' topics; ``topic_areas_`` maps them to areas;
+    ``forbidden`` lists, per area, phrases it may not be named by.
     """
     analyzer = analyzer or PhraseAnalyzer()
     areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
@@ -377,11 +564,53 @@ def area_names(
     names: dict[int, str] = {-1: outlier_name} if (~inside).any() or -1 in topic_areas_ else {}
     if not inside.any():
         return names
-    kept = [texts[i] for i in np.flatnonzero(inside)]
-    terms = class_terms(kept, areas[inside], analyzer)
-    if len(terms) == 1:  # one area: c-TF-IDF has nothing to contrast; name it by its own terms
-        only = next(iter(terms))
-        names[only] = topic_names(terms, areas[inside], kept, analyzer=analyzer)[only]
-        return names
-    names.update(topic_names(terms, areas[inside], kept, analyzer=analyzer))
+    terms = class_terms([texts[i] for i in np.flatnonzero(inside)], areas[inside], analyzer)
+    names.update(topic_names(terms, areas, texts, analyzer=analyzer, index=index, forbidden=forbidden))
     return names
+
+
+def name_groups(
+    terms: Mapping[int, Sequence[tuple[str, float]]],
+    labels: Sequence[int],
+    topic_areas_: Mapping[int, int],
+    texts: Sequence[str],
+    *,
+    analyzer: PhraseAnalyzer | None = None,
+    index: PhraseIndex | None = None,
+) -> tuple[dict[int, str], dict[int, str]]:
+    """Topic and area names, an area's name broader than its topics' and never one of
+    theirs unless that topic holds more than half of the area's papers.
+
+    1. Areas whose best name is one phrase that holds for half of their papers keep it
+       ("language models" for an area of language-model topics); their topics may not
+       take it (unless one holds most of the area).
+    2. Topics are named (:func:`topic_names`).
+    3. The other areas are named without their topics' names, so an area of three small
+       topics is not named after one of them ("optimal transport" for an area that
+       also holds long-tailed recognition and clustering).
+
+    Returns ``(topic_names, area_names)``.
+    """
+    analyzer = analyzer or PhraseAnalyzer()
+    index = index or PhraseIndex(texts, analyzer.acronyms)
+    labels = np.asarray(labels)
+    doc_areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
+
+    def minority(t: int, area: int) -> bool:
+        return (labels[doc_areas == area] == t).mean() <= 0.5
+
+    first = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index)
+    broad = {
+        a: n for a, n in first.items()
+        if a != -1 and len(name_parts(n)) == 1 and coverage(index, n, doc_areas == a) >= HOLD
+    }
+    topic_forbidden = {
+        t: {broad[a]} for t, a in topic_areas_.items() if t != -1 and a in broad and minority(t, a)
+    }
+    topic_names_ = topic_names(terms, labels, texts, analyzer=analyzer, index=index, forbidden=topic_forbidden)
+    area_forbidden = {a: set(broad.values()) for a in set(topic_areas_.values())}
+    for t, a in topic_areas_.items():
+        if t != -1 and t in topic_names_ and minority(t, a):
+            area_forbidden[a] |= set(name_parts(topic_names_[t]))
+    rest = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, forbidden=area_forbidden)
+    return topic_names_, {**rest, **broad}

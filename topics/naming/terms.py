@@ -72,7 +72,7 @@ GENERIC_PHRASES = frozenset(
     """
     neural networks|neural network|deep neural networks|deep neural network|deep learning|machine learning
     natural language|large language|sequence length|real world|real-world data|wide range|deep models
-    neural models|learning models|learning methods|learning algorithms|training data|training process
+    neural models|learning models|learning methods|learning algorithms|training data|training process|et al
     """.replace("\n", "|").split("|")
 )
 GENERIC_PHRASES = frozenset(p.strip() for p in GENERIC_PHRASES) - {""}
