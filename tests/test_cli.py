@@ -26,9 +26,9 @@ def test_report_on_bundled_files(lsa_run, capsys):
                                        "mean_confidence", "top_terms", "typical_titles"]
     assert topics["n_docs"].sum() == 90
     named = topics[topics["topic"] != -1]
-    # each name's coverage is a share of its papers; a two-word fallback name is flagged mixed
+    # each name's coverage is a share of its papers; a compound name ("A / B") is flagged mixed
     assert named["name_coverage"].between(0, 1).all() and (named["name_coverage"] > 0).all()
-    assert (named["mixed"] == named["label"].str.contains(", ")).all()
+    assert (named["mixed"] == named["label"].str.contains(" / ", regex=False)).all()
     # each paper's area is its topic's area, and each area's papers are its topics' papers
     area_of = dict(zip(topics["topic"], topics["area"]))
     assert (docs["area"] == docs["topic"].map(area_of)).all()
@@ -66,7 +66,6 @@ def test_summary_is_printed(tmp_path, capsys):
         ({"e.txt": ""}, ["e.txt"], "e.txt: empty"),
         ({"h.txt": "Papers\n\nAn abstract."}, ["h.txt"], "names no year"),
         ({"t.csv": "title,year\nT,2024\n"}, ["t.csv"], "no 'abstract' column"),
-        ({"one.txt": "ICLR 2024 Papers\n\n" + "\n\n".join(f"Abstract number {i} about things." for i in range(12))}, ["one.txt"], "need at least two years to compare, found 1 (2024)"),
         ({}, ["--stability-seeds", "-1"], "--stability-seeds must be 0 or more"),
     ],
 )
@@ -85,9 +84,10 @@ def test_stability_seeds_add_a_table_and_a_summary_sentence(tmp_path, capsys):
     assert main(args) == 0
     table = pd.read_csv(tmp_path / "t" / "stability.csv")
     assert list(table.columns) == [
-        "topic", "label", "n_seeds", "recovered", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable",
+        "topic", "label", "n_seeds", "recovered", "unmatched", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable",
     ]
     assert (table["n_seeds"] == 2).all() and table["recovered"].between(0, 2).all()
+    assert (table["recovered"] + table["unmatched"] == 2).all()
     assert "Refitted with 2 other seeds" in capsys.readouterr().out
     assert "holds in seeds" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
@@ -352,3 +352,136 @@ def test_tables_for_a_spreadsheet_from_the_command_line(tmp_path):
                  "--tables", str(tmp_path / "t")]) == 0
     titles = pd.read_csv(tmp_path / "t" / "documents.csv")["title"]
     assert (titles.str.startswith("'=HYPERLINK(")).sum() == 20 and not titles.str.startswith("=").any()
+
+
+# ---------------------------------------------------------------- saved analyses: --save-model, --load-model, assign
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory):
+    """`topics report --save-model` on the bundled sample (weightless per-text backend)."""
+    out = tmp_path_factory.mktemp("saved")
+    code = main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(out / "r.html"), "--tables", str(out / "t"),
+                 "--save-model", str(out / "model")])
+    return code, out
+
+
+def test_report_from_a_saved_model_is_the_same_report(saved_run, tmp_path, capsys):
+    code, out = saved_run
+    assert code == 0 and (out / "model" / "manifest.json").is_file()
+    capsys.readouterr()
+    assert main(["report", "--load-model", str(out / "model"), "-q", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]) == 0
+    assert "wrote" in capsys.readouterr().out
+    for path in sorted((out / "t").iterdir()):
+        assert path.read_bytes() == (tmp_path / "t" / path.name).read_bytes(), path.name
+    assert (tmp_path / "r.html").read_bytes() == (out / "r.html").read_bytes()
+
+
+def test_assign_places_the_fitted_papers_in_their_own_topics(saved_run, tmp_path, capsys):
+    from topics.io.datasets import dataset_path, iclr_sample
+
+    code, out = saved_run
+    sample = iclr_sample()
+    capsys.readouterr()
+    assert main(["assign", str(out / "model"), str(dataset_path("sample")), "--no-cache", "-q", "--tables", str(tmp_path / "a")]) == 0
+    printed = capsys.readouterr().out
+    assert f"{len(sample)} papers from" in printed and "% novel" in printed
+    assigned = pd.read_csv(tmp_path / "a" / "assignments.csv")
+    fitted = pd.read_csv(out / "t" / "documents.csv")
+    merged = fitted.merge(assigned, on="doc_id", suffixes=("_fit", "_new"))
+    assert len(merged) == len(sample) == len(assigned)
+    assert (merged["topic_fit"] == merged["topic_new"]).mean() >= 0.95
+    counts = pd.read_csv(tmp_path / "a" / "assigned_topics.csv")
+    assert counts["n_assigned"].sum() == len(sample) and (counts["n_fitted"] == counts["n_assigned"]).mean() > 0.5
+
+
+def test_assign_refuses_a_damaged_folder_in_one_line(saved_run, tmp_path, capsys):
+    import shutil
+
+    code, out = saved_run
+    model = shutil.copytree(out / "model", tmp_path / "model")
+    (model / "coords.npy").write_bytes((model / "coords.npy").read_bytes()[:10])
+    sample = str(sorted((out.parent).glob("*"))[0])  # any path: the folder is checked first
+    assert main(["assign", str(model), sample, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "coords.npy" in err and "truncated" in err and "Traceback" not in err
+    (model / "payload.pkl").write_bytes(b"\x80\x04.")
+    assert main(["report", "--load-model", str(model), "-q", "-o", str(tmp_path / "r.html")]) == 2
+    assert "pickle-like file" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--load-model", "{model}", "--seed", "3"], "--seed would need a refit"),
+        (["--load-model", "{model}", "--dataset", "full"], "--dataset would need a refit"),
+        (["--load-model", "{tmp}/nowhere"], "no such folder"),
+        (["--save-model", "{tmp}/taken"], "holds other files, not a saved analysis"),
+    ],
+)
+def test_model_flags_are_checked_before_any_work(saved_run, tmp_path, capsys, args, message):
+    code, out = saved_run
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("mine")
+    args = [a.format(model=out / "model", tmp=tmp_path) for a in args]
+    assert main(["report", "--backend", "hashing", "-q", "-o", str(tmp_path / "r.html"), *args] if "--save-model" in args
+                else ["report", "-q", "-o", str(tmp_path / "r.html"), *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists() and (tmp_path / "taken" / "notes.txt").read_text() == "mine"
+
+
+def test_assign_refuses_a_model_fitted_with_lsa(tmp_path, capsys):
+    import topics
+    from topics.io.datasets import dataset_path
+    from topics.store import save
+
+    corpus = topics.datasets.iclr_sample()
+    analysis = topics.analyze(corpus, embedder="hashing", random_state=0, cache=False)
+    save(analysis, tmp_path / "model", about={"backend": "lsa"})
+    assert main(["assign", str(tmp_path / "model"), str(dataset_path("sample")), "-q"]) == 2
+    assert "lsa backend" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- one year, then topics update
+
+
+def test_one_year_fits_saves_and_updates_with_a_new_year(tmp_path, monkeypatch, capsys):
+    from tests.conftest import make_theme_corpus
+
+    monkeypatch.chdir(tmp_path)
+    first = make_theme_corpus(n_per_theme=12, years=(2024,))
+    second = make_theme_corpus(n_per_theme=6, seed=1, years=(2025,)).assign(doc_id=lambda f: "n" + f["doc_id"])
+    first.drop(columns="doc_id").to_csv("2024.csv", index=False)
+    second.drop(columns="doc_id").to_csv("2025.csv", index=False)
+    assert main(["report", "2024.csv", "--backend", "hashing", "--no-cache", "-q", "--save-model", "m2024", "--tables", "t2024"]) == 0
+    printed = capsys.readouterr().out
+    assert "nothing to compare" in printed and (tmp_path / "reports" / "test-2024.html").is_file()
+    assert not (tmp_path / "t2024" / "comparison.csv").exists() and (tmp_path / "t2024" / "topics.csv").is_file()
+    assert main(["update", "m2024", "2025.csv", "--no-cache", "-q", "-o", "u.html", "--tables", "t", "--save-model", "m2025"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{len(second)} new papers (2025) added to the" in printed and "Comparing 2024 (" in printed
+    old_topics = pd.read_csv("t2024/topics.csv")
+    new_topics = pd.read_csv("t/topics.csv").set_index("topic")
+    assert (new_topics.loc[old_topics["topic"], "label"].to_numpy() == old_topics["label"].to_numpy()).all()
+    assert len(pd.read_csv("t/new_papers.csv")) == len(second) and (tmp_path / "t" / "comparison.csv").is_file()
+    assert "New in 2025" in (tmp_path / "u.html").read_text(encoding="utf-8")
+    assert (tmp_path / "m2025" / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize(
+    "setup, message",
+    [
+        (lambda d: None, "no such folder"),
+        (lambda d: d.mkdir(), "no manifest.json; not a saved analysis"),
+        (lambda d: (d.mkdir(), (d / "manifest.json").write_text("{not json")), "manifest.json is not valid JSON"),
+    ],
+)
+def test_update_refuses_a_bad_model_folder_in_one_line(tmp_path, capsys, setup, message):
+    folder = tmp_path / "model"
+    setup(folder)
+    (tmp_path / "new.txt").write_text("ICLR 2025 Papers\n\nAn abstract about graphs.", encoding="utf-8")
+    assert main(["update", str(folder), str(tmp_path / "new.txt"), "-q", "-o", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.startswith("topics: error:") and err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "r.html").exists()

@@ -64,19 +64,20 @@ def test_input_validation(theme_corpus, theme_embeddings):
 
 def test_reduce_outliers_keeps_the_original_share(sample_corpus):
     emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
-    # outlier_share=1 keeps every paper the consensus left out, so there are some to reassign
-    plain = TopicModel(method="consensus", random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
+    # outlier_share=1 keeps every paper the consensus left out; at min_cluster_size 8 the
+    # consensus leaves some of the sample out, so there are some to reassign
+    plain = TopicModel(method="consensus", random_state=0, outlier_share=1.0, min_cluster_size=8).fit(sample_corpus, emb)
     assert (plain.labels_ == -1).any(), "the sample should have some outliers to reassign"
     assert plain.outlier_share_ == pytest.approx(plain.core_outlier_share_)
-    reduced = TopicModel(method="consensus", random_state=0, outlier_share=1.0, reduce_outliers=True).fit(sample_corpus, emb)
+    reduced = TopicModel(method="consensus", random_state=0, outlier_share=1.0, min_cluster_size=8, reduce_outliers=True).fit(sample_corpus, emb)
     assert not (reduced.labels_ == -1).any() and reduced.outlier_share_ == 0
     assert reduced.core_outlier_share_ == pytest.approx(plain.core_outlier_share_)
 
 
 def test_neighbour_votes_assign_most_consensus_outliers(sample_corpus):
     emb = embed_texts(sample_corpus["abstract"].tolist(), "lsa", cache=False)
-    kept = TopicModel(method="consensus", random_state=0, outlier_share=1.0).fit(sample_corpus, emb)
-    voted = TopicModel(method="consensus", random_state=0).fit(sample_corpus, emb)
+    kept = TopicModel(method="consensus", random_state=0, outlier_share=1.0, min_cluster_size=8).fit(sample_corpus, emb)
+    voted = TopicModel(method="consensus", random_state=0, min_cluster_size=8).fit(sample_corpus, emb)
     assert voted.core_outlier_share_ == pytest.approx(kept.core_outlier_share_)
     assert voted.outlier_share_ < kept.outlier_share_
     # only former outliers moved: papers with a consensus topic keep their grouping
