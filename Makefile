@@ -20,9 +20,10 @@ $(STAMP): pyproject.toml constraints.txt
 setup: $(STAMP)
 
 ## The main job: the HTML trend report for the bundled ICLR 2024 and 2025 files,
-## with four further seeds to show which topics and changes hold.
+## with four further seeds to show which topics and changes hold; the analysis is saved
+## in reports/model (the notebooks load it; `topics assign reports/model ...` uses it).
 report: $(STAMP)
-	$(BIN)/topics report --stability-seeds 4 --tables reports/tables
+	$(BIN)/topics report --stability-seeds 4 --tables reports/tables --save-model reports/model
 
 ## The same on the full accepted-paper lists (4,364 abstracts; embedding takes minutes once, then is cached),
 ## with two further consensus fits.
@@ -51,4 +52,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) reports/*.html reports/tables*
+	rm -rf $(VENV) reports/*.html reports/tables* reports/model

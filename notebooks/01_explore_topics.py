@@ -41,9 +41,23 @@ corpus.groupby("year").size()
 # table. The model runs UMAP twenty times with different seeds (in parallel processes),
 # reads each layout with HDBSCAN at four granularities, and keeps the topics these
 # clusterings agree on (the consensus), so one unlucky seed cannot make a topic.
+#
+# `make report` saves this very analysis in `reports/model`; where it is there (same
+# papers, backend and seed), the next cell loads it in about a second instead of fitting
+# (`topics.store.saved_analysis`). Set `SAVED = None` to fit from scratch.
 
 # %%
-analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
+from pathlib import Path
+
+from topics.store import saved_analysis
+
+SAVED = Path("../reports/model")  # written by `make report`
+analysis = saved_analysis(SAVED, corpus, backend=BACKEND, random_state=SEED)
+if analysis is None:
+    print("no saved analysis of these papers: fitting from scratch")
+    analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
+else:
+    print(f"loaded the analysis saved in {SAVED}")
 model = analysis.model
 print(f"{len(model.topics) - (-1 in model.topics)} topics from {len(model.seeds_)} runs (seeds {model.seeds_}); "
       f"{100 * model.core_outlier_share_:.0f} % without a consensus topic, {100 * model.outlier_share_:.0f} % after neighbour votes")
@@ -79,6 +93,14 @@ topics.figures.topic_map(analysis.documents, analysis.coords)
 topics.figures.topic_terms(analysis.terms)
 
 # %% [markdown]
+# How far each name holds: `name_coverage` is the share of the topic's papers whose title
+# or abstract uses it (plurals, hyphens and the corpus's acronyms count); read a `mixed`
+# topic as two themes the clustering kept together.
+
+# %%
+analysis.topics.query("topic != -1")[["topic", "label", "n_docs", "name_coverage", "mixed"]]
+
+# %% [markdown]
 # ## The papers of one topic
 # The most central papers of the largest topic (closest to its centroid).
 
@@ -92,14 +114,6 @@ analysis.representatives.query("topic == @largest.topic")[["rank", "year", "abst
 # `confidence` is the share of the runs in which a paper landed in its topic. Papers
 # below 50 % are flagged `low_confidence`: most runs put them elsewhere or nowhere, so
 # read their assignment as a best guess.
-# %% [markdown]
-# How far each name holds: `name_coverage` is the share of the topic's papers whose title
-# or abstract uses it (plurals, hyphens and the corpus's acronyms count); read a `mixed`
-# topic as two themes the clustering kept together.
-
-# %%
-analysis.topics.query("topic != -1")[["topic", "label", "n_docs", "name_coverage", "mixed"]]
-
 
 # %%
 docs = analysis.documents

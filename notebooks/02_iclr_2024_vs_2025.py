@@ -14,18 +14,31 @@
 # Prevalence per year, the comparison table with intervals and q-values, and the
 # prevalence-shift chart. Set `DATASET = "full"` to run on the full lists (4,364
 # abstracts; the first run embeds for several minutes, then the cache is used).
+#
+# On the bundled files, the analysis `make report` saved in `reports/model` is loaded
+# when it is there (same papers, backend and seed: `topics.store.saved_analysis`), so the
+# notebook opens in seconds; otherwise, or with `SAVED = None`, it is fitted from scratch.
 
 # %%
 import os
+from pathlib import Path
 
 import topics
+from topics.store import saved_analysis
 
 DATASET = os.environ.get("TOPICS_DATASET", "sample")  # "sample" (90 abstracts) or "full"
 BACKEND = os.environ.get("TOPICS_BACKEND", "minilm")
 SEED = 0
 
+SAVED = Path("../reports/model")  # written by `make report`
+
 corpus = topics.datasets.load_dataset(DATASET)
-analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
+analysis = saved_analysis(SAVED, corpus, backend=BACKEND, random_state=SEED)
+if analysis is None:
+    print("no saved analysis of these papers: fitting from scratch")
+    analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED)
+else:
+    print(f"loaded the analysis saved in {SAVED}")
 corpus.groupby("year").size()
 
 # %% [markdown]

@@ -201,3 +201,21 @@ def test_a_failed_write_leaves_no_partial_tables(sample_analysis, tmp_path, monk
     with pytest.raises(PermissionError):
         write_tables(sample_analysis, tmp_path / "t")
     assert list((tmp_path / "t").iterdir()) == []
+
+
+def test_a_corpus_of_one_year_is_described_without_a_comparison(theme_corpus, tmp_path, caplog):
+    one_year = theme_corpus[theme_corpus["year"] == 2024].reset_index(drop=True)
+    with caplog.at_level("INFO", logger="topics.pipeline"):
+        analysis = analyze(one_year, embedder="hashing", random_state=0, cache=False)
+    assert "the corpus has one year (2024)" in caplog.text and "nothing to compare" in caplog.text
+    assert analysis.kind == "one_group" and analysis.groups == [2024] and analysis.settings["years"] == [2024]
+    table = analysis.comparison.table
+    assert set(table["topic"]) == set(analysis.topics["topic"]) - {-1}
+    assert table["n_2024"].sum() == analysis.comparison.sizes[2024] == int((analysis.documents["topic"] != -1).sum())
+    paths = write_tables(analysis, tmp_path / "t")
+    assert "comparison" not in paths and "area_comparison" not in paths and {"documents", "topics", "prevalence"} <= set(paths)
+    html = topics.render_report(analysis)
+    assert "What are the topics of 2024?" in html and 'id="comparison"' not in html and "nothing to compare" in html
+    assert "<title>TEST 2024: topics</title>" in html
+    with pytest.raises(ValueError, match="need at least two years to compare"):  # chosen years still need two
+        analyze(theme_corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds(), years=[2024])

@@ -21,7 +21,8 @@ import)::
 * :mod:`topics.themes` -- guided themes tracked beside the topics;
 * :mod:`topics.figures` -- Plotly figures from the tables;
 * :mod:`topics.report` -- the self-contained HTML report;
-* :mod:`topics.pipeline` -- :func:`analyze`, the whole flow in one call.
+* :mod:`topics.pipeline` -- :func:`analyze`, the whole flow in one call;
+* :mod:`topics.store` -- :func:`save` and :func:`load`: an analysis kept in a folder, no refit.
 
 Importing the package has no side effects and loads no model.
 """
@@ -42,6 +43,7 @@ from topics.report.render import render_report, write_report
 from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
 from topics.stats.groups import compare_groups
 from topics.stats.trends import compare_years, prevalence
+from topics.store import StoreError, load, save
 from topics.themes.specs import Theme
 
 try:
@@ -57,6 +59,7 @@ __all__ = [
     "EmbeddingCache",
     "EmbeddingError",
     "Groups",
+    "StoreError",
     "Theme",
     "TopicModel",
     "Trend",
@@ -70,10 +73,12 @@ __all__ = [
     "embed_texts",
     "figures",
     "get_embedder",
+    "load",
     "prevalence",
     "read_corpus",
     "render_report",
     "representative_documents",
+    "save",
     "term_table",
     "topic_similarity",
     "topic_table",

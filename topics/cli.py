@@ -64,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
+    rep.add_argument("--save-model", type=Path, default=None, metavar="DIR",
+                     help="also save the fitted analysis in this folder (JSON, Parquet, .npy; no pickle) for "
+                          "`topics assign` and `topics report --load-model`")
+    rep.add_argument("--load-model", type=Path, default=None, metavar="DIR",
+                     help="write the report (and --tables) from the analysis saved in DIR by --save-model, without refitting")
 
     ev = sub.add_parser(
         "evaluate",
@@ -82,6 +87,41 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--baseline", action="store_true", help="also score plain BERTopic (its defaults) on the same embeddings")
     ev.add_argument("--csv", type=Path, default=None, metavar="PATH", help="also write the scores as a tidy CSV table")
     ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the scores")
+
+    asg = sub.add_parser(
+        "assign",
+        help="place new papers in the topics of a saved analysis, without refitting",
+        description="Embed the papers of INPUT with the backend the saved analysis used and give each the topic of the "
+        "saved analysis its nearest fitted papers vote for, a confidence, and whether it is novel (further from every "
+        "topic than 95 %% of the fitted papers are from theirs).",
+    )
+    asg.add_argument("model_dir", type=Path, metavar="MODEL_DIR", help="a folder written by `topics report --save-model`")
+    asg.add_argument("inputs", nargs="+", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
+    asg.add_argument("--tables", type=Path, default=None, metavar="DIR",
+                     help="also write assignments.csv (one row per paper) and assigned_topics.csv (papers per topic) here")
+    asg.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    asg.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    asg.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
+
+    upd = sub.add_parser(
+        "update",
+        help="add a new year's papers to a saved analysis: old topics kept, new ones proposed, years compared",
+        description="Place the papers of NEW_INPUT in the topics of the analysis saved in MODEL_DIR (the topics keep "
+        "their ids and names; nothing is refitted), cluster the novel ones into candidate new topics and name them, "
+        "compare the years, and write the report with a 'New in <year>' section.",
+    )
+    upd.add_argument("model_dir", type=Path, metavar="MODEL_DIR", help="a folder written by `topics report --save-model`")
+    upd.add_argument("inputs", nargs="+", metavar="NEW_INPUT", help="the new papers: paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
+    upd.add_argument("-o", "--output", type=Path, default=None,
+                     help="HTML report path (default: reports/<venue>-<first>-vs-<last>.html, or -<first>-<last> for three or more years)")
+    upd.add_argument("--save-model", type=Path, default=None, metavar="DIR", help="also save the updated analysis in this folder")
+    upd.add_argument("--tables", type=Path, default=None, metavar="DIR",
+                     help="also write the report's tables here, with new_topics.csv and new_papers.csv")
+    upd.add_argument("--min-cluster-size", type=int, default=None,
+                     help="smallest candidate new topic (default: the saved model's smallest topic)")
+    upd.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    upd.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    upd.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
     return parser
 
 
@@ -94,8 +134,9 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
     parser.add_argument("--backend", choices=BACKENDS, default="minilm",
                         help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
-                             "minilm-fp32 (exact fp32), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
-    parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends)")
+                             "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once: hundreds of times faster, "
+                             "less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
+    parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
 
@@ -159,6 +200,155 @@ def _evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _assign(args: argparse.Namespace) -> int:
+    """``topics assign``: the papers of INPUT placed in the topics of a saved analysis, no refit."""
+    start = time.perf_counter()
+    created = _writable_folder("--tables", args.tables) if args.tables is not None else []
+    try:
+        return _run_assign(args, start)
+    except BaseException:
+        _remove_empty(created)
+        raise
+
+
+def _run_assign(args: argparse.Namespace, start: float) -> int:
+    import pandas as pd
+
+    from topics.embedding.embed import embed_texts
+    from topics.io.corpus import read_corpus
+    from topics.pipeline import embedding_texts, spreadsheet_safe
+    from topics.store import load
+
+    _, embedder = _saved_embedder(args.model_dir)
+    corpus = read_corpus(args.inputs)
+    analysis = load(args.model_dir)
+    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    model = analysis.model
+    assigned = model.transform(corpus, embeddings)
+    table = corpus[[c for c in ("doc_id", "venue", "year", "title", "abstract", "source", "position") if c in corpus]].copy()
+    for column in ("topic", "topic_label", "confidence", "similarity", "novel"):
+        table[column] = assigned[column].to_numpy()
+    table["area"] = [model.topic_areas_.get(int(t), -1) for t in table["topic"]]
+    table["area_label"] = table["area"].map(model.area_names_)
+    counts = pd.DataFrame({
+        "topic": model.topics,
+        "label": [model.topic_names_[t] for t in model.topics],
+        "n_fitted": [int((model.labels_ == t).sum()) for t in model.topics],
+        "n_assigned": [int((table["topic"] == t).sum()) for t in model.topics],
+        "n_novel": [int(((table["topic"] == t) & table["novel"]).sum()) for t in model.topics],
+    })
+    counts["share_assigned"] = counts["n_assigned"] / max(len(table), 1)
+    n_topics = sum(t != -1 for t in model.topics)
+    print(f"{len(table)} papers from {', '.join(map(str, args.inputs))} placed in the {n_topics} topics of "
+          f"{args.model_dir} (fitted on {len(model.labels_)} papers; no refit)")
+    print(f"{100 * table['novel'].mean():.1f} % novel: further from every topic than "
+          f"{100 * (1 - assigned.attrs['novelty_quantile']):.0f} % of the fitted papers are from theirs "
+          f"(similarity to the nearest topic below {assigned.attrs['novelty_cut']:.3f}); "
+          f"{100 * (table['topic'] == -1).mean():.1f} % outliers")
+    top = counts[counts["topic"] != -1].sort_values("n_assigned", ascending=False, kind="stable").head(3)
+    print("most assigned: " + "; ".join(f"{r.label} ({r.n_assigned})" for r in top.itertuples()))
+    written = []
+    if args.tables:
+        for name, frame in (("assignments", table), ("assigned_topics", counts)):
+            path = args.tables / f"{name}.csv"
+            try:
+                spreadsheet_safe(frame).to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+            except OSError as exc:
+                for done in written:
+                    done.unlink(missing_ok=True)
+                raise ValueError(f"--tables {args.tables}: cannot write the tables ({exc.strerror or exc}); nothing written") from None
+            written.append(path)
+    for path in written:
+        print(f"wrote {path}")
+    print(f"done in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def _saved_embedder(model_dir: Path):
+    """The manifest's ``about`` of the analysis saved in ``model_dir`` (checked, see
+    :func:`topics.store.read_manifest`) and the embedder its papers were embedded with."""
+    from topics.embedding.backends import get_embedder
+    from topics.store import read_manifest
+
+    about = read_manifest(model_dir).get("about", {})
+    backend = about.get("backend")
+    if backend is None:
+        raise ValueError(f"{model_dir}: the saved analysis does not name its embedding backend; in Python, "
+                         "topics.load(...).model.transform(corpus, embeddings) assigns papers you embedded yourself")
+    if backend == "lsa":
+        raise ValueError(f"{model_dir}: fitted with the lsa backend, whose vectors are fitted to each corpus, so new "
+                         "papers cannot be placed in its space; fit with minilm (or hashing) to add papers later")
+    embedder = get_embedder(backend, model=about["model"]) if about.get("model") else get_embedder(backend)
+    if about.get("fingerprint") and embedder.fingerprint() != about["fingerprint"]:
+        logging.getLogger(__name__).warning("the saved analysis was embedded as %s, these papers are embedded as %s",
+                                            about["fingerprint"], embedder.fingerprint())
+    return about, embedder
+
+
+def _update(args: argparse.Namespace) -> int:
+    """``topics update``: a saved analysis with the papers of NEW_INPUT added (:func:`topics.update.update`)."""
+    start = time.perf_counter()
+    if args.min_cluster_size is not None and args.min_cluster_size < 2:
+        raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
+    if not args.model_dir.is_dir():
+        raise ValueError(f"{args.model_dir}: no such folder (save an analysis with `topics report --save-model {args.model_dir}`)")
+    save_to = args.save_model
+    if save_to is not None and save_to.resolve() == args.model_dir.resolve():
+        raise ValueError(f"--save-model {save_to}: the folder being updated; save the update in another folder")
+    _check_model_flags(argparse.Namespace(load_model=None, save_model=save_to))
+    created = _writable_file("-o", args.output) if args.output is not None else []
+    try:
+        if args.tables is not None:
+            created = _writable_folder("--tables", args.tables) + created
+        if save_to is not None:
+            created = _writable_folder("--save-model", save_to.parent, save_to) + created
+        return _run_update(args, start, created)
+    except BaseException:
+        _remove_empty(created)
+        raise
+
+
+def _run_update(args: argparse.Namespace, start: float, created: list[Path]) -> int:
+    from topics.embedding.embed import embed_texts
+    from topics.io.corpus import read_corpus
+    from topics.pipeline import embedding_texts, write_tables
+    from topics.report.render import write_report
+    from topics.store import load, save
+    from topics.update import update
+
+    about, embedder = _saved_embedder(args.model_dir)
+    corpus = read_corpus(args.inputs)
+    analysis = load(args.model_dir)
+    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    updated = update(analysis, corpus, embeddings, min_cluster_size=args.min_cluster_size)
+    described = f"{about.get('dataset', args.model_dir)}; added: {', '.join(str(p) for p in args.inputs)}"
+    caveats = tuple(about.get("caveats", ()))
+    if args.output is None:
+        created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
+    output = args.output or _default_output(updated)
+    written = [write_report(updated, output, caveats=caveats, dataset=described)]
+    try:
+        if args.tables:
+            written.extend(write_tables(updated, args.tables).values())
+        if args.save_model is not None:
+            written.append(save(updated, args.save_model, about={**about, "dataset": described}))
+    except (OSError, ValueError) as exc:  # the report and tables of the run go too
+        for path in written:
+            if path.is_file():
+                path.unlink(missing_ok=True)
+        raise ValueError(f"cannot write the results ({getattr(exc, 'strerror', None) or exc}); nothing written") from None
+    info = updated.settings["update"]
+    print(f"{info['n_documents']} new papers ({', '.join(map(str, info['years']))}) added to the "
+          f"{sum(t != -1 for t in analysis.model.topic_names_)} topics of {args.model_dir} (no refit); "
+          f"{info['n_novel']} novel; {info['n_new_topics']} candidate new topic{'s' if info['n_new_topics'] != 1 else ''}")
+    for row in updated.new_topics.itertuples(index=False):
+        print(f"new topic {row.topic}: {row.label} ({row.n_docs} papers)")
+    _summary(updated, written, time.perf_counter() - start)
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.inputs and args.dataset:
@@ -172,11 +362,14 @@ def _report(args: argparse.Namespace) -> int:
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
     _check_seed(args.seed, args.stability_seeds)
+    _check_model_flags(args)
     themes = _themes(args)
     created = _writable_file("-o", args.output) if args.output is not None else []
     try:
         if args.tables is not None:
             created = _writable_folder("--tables", args.tables) + created
+        if args.save_model is not None:
+            created = _writable_folder("--save-model", args.save_model.parent, args.save_model) + created
         return _run_report(args, themes, start, created)
     except BaseException:
         _remove_empty(created)  # a failed run leaves no folder it made
@@ -191,20 +384,29 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     from topics.pipeline import analyze, write_tables
     from topics.report.render import write_report
 
-    corpus, caveats, described = _load(args)
-    groups = _groups(corpus, args.by, args.groups)
-    embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
-    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-    scheduler = args.dask_scheduler or _scheduler_from_env()
-    model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
-    if args.output is None:  # the default name needs the comparison, its folder does not
-        created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
-    analysis = analyze(
-        corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
-        include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
-        stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
-        themes=themes, scheduler=scheduler,
-    )
+    if args.load_model is not None:
+        from topics.store import load, read_manifest
+
+        about = read_manifest(args.load_model).get("about", {})
+        caveats, described = tuple(about.get("caveats", ())), about.get("dataset", str(args.load_model))
+        if args.output is None:
+            created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
+        analysis = load(args.load_model)
+    else:
+        corpus, caveats, described = _load(args)
+        groups = _groups(corpus, args.by, args.groups)
+        embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
+        cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+        scheduler = args.dask_scheduler or _scheduler_from_env()
+        model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
+        if args.output is None:  # the default name needs the comparison, its folder does not
+            created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
+        analysis = analyze(
+            corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
+            include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
+            stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
+            themes=themes, scheduler=scheduler,
+        )
     output = args.output or _default_output(analysis)
     try:
         write_report(analysis, output, caveats=caveats, dataset=described)
@@ -217,8 +419,48 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         except OSError as exc:  # write_tables removed its own files; the report goes too
             output.unlink(missing_ok=True)
             raise ValueError(f"--tables {args.tables}: cannot write the tables ({exc.strerror or exc}); nothing written") from None
+    if args.save_model is not None:
+        from topics.store import save
+
+        about = {"dataset": described, "caveats": list(caveats), "backend": args.backend, "model": args.model,
+                 "fingerprint": embedder.fingerprint()}
+        try:
+            written.append(save(analysis, args.save_model, about=about))
+        except (OSError, ValueError) as exc:  # the report and tables of the run go too
+            for path in written:
+                path.unlink(missing_ok=True)
+            raise ValueError(f"--save-model {args.save_model}: cannot save the analysis ({getattr(exc, 'strerror', None) or exc}); "
+                             "nothing written") from None
     _summary(analysis, written, time.perf_counter() - start)
     return 0
+
+
+#: What ``topics report`` fits, by flag, with its default: a report from a saved analysis
+#: (``--load-model``) fits nothing, so it takes none of them.
+_FIT_FLAGS = {
+    "inputs": ("INPUT", []), "dataset": ("--dataset", None), "seed": ("--seed", 0), "by": ("--by", "year"),
+    "years": ("--years", None), "groups": ("--groups", None), "include_outliers": ("--include-outliers", False),
+    "reduce_outliers": ("--reduce-outliers", False), "stability_seeds": ("--stability-seeds", 0), "theme": ("--theme", []),
+    "themes": ("--themes", None), "min_cluster_size": ("--min-cluster-size", None), "backend": ("--backend", "minilm"),
+    "model": ("--model", None), "dask_scheduler": ("--dask-scheduler", None), "save_model": ("--save-model", None),
+}
+
+
+def _check_model_flags(args: argparse.Namespace) -> None:
+    """``--load-model`` without the flags that choose a fit; ``--save-model`` a folder that can hold one."""
+    if args.load_model is not None:
+        given = [flag for dest, (flag, default) in _FIT_FLAGS.items() if getattr(args, dest) != default]
+        if given:
+            raise ValueError(f"--load-model reports the saved analysis as it was fitted; {given[0]} would need a refit "
+                             "(drop it, or fit again without --load-model)")
+        if not args.load_model.is_dir():
+            raise ValueError(f"--load-model {args.load_model}: no such folder")
+    folder = args.save_model
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"--save-model {folder}: is a file; give a folder")
+        if folder.is_dir() and any(folder.iterdir()) and not (folder / "manifest.json").is_file():
+            raise ValueError(f"--save-model {folder}: holds other files, not a saved analysis; give a new or empty folder")
 
 
 def _check_seed(seed: int, further: int) -> None:
@@ -348,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
     from topics.embedding.weights import EmbeddingError
 
     try:
-        return _evaluate(args) if args.command == "evaluate" else _report(args)
+        return {"evaluate": _evaluate, "assign": _assign, "update": _update}.get(args.command, _report)(args)
     except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
         print(f"topics: error: {exc}", file=sys.stderr)
         return 2

@@ -23,7 +23,7 @@ from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.embed import embed_texts
 from topics.stats.comparison import Comparison
-from topics.stats.groups import check_group_sizes, compare_groups, resolve_groups
+from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
 from topics.clustering.layout import map_coordinates
 from topics.clustering.model import TopicModel
 from topics.stats.stability import seed_stability
@@ -33,7 +33,7 @@ from topics.themes.specs import Theme, as_themes, resolve_examples
 from topics.themes.tracking import ThemeTracking, track
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "embedding_texts", "spreadsheet_safe", "write_tables"]
+__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "spreadsheet_safe", "write_tables"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +59,10 @@ class Analysis:
     themes : :func:`topics.themes.tracking.track` over the ``themes`` asked for (``None`` without)
     settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
     timings : seconds per stage
+    new_topics : after :func:`topics.update.update`, the candidate new topics found among the
+        new papers (empty otherwise; columns in :func:`topics.update.update`)
+    new_papers : after :func:`topics.update.update`, one row per paper it added: where it
+        was placed, and whether it is novel (empty otherwise)
     """
 
     corpus: pd.DataFrame
@@ -79,6 +83,8 @@ class Analysis:
     settings: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
     bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
+    new_topics: pd.DataFrame = field(default_factory=pd.DataFrame)
+    new_papers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def kind(self) -> str:
@@ -142,7 +148,8 @@ def analyze(
     years
         The years whose papers are compared; default every year present. With
         ``by="year"`` they are the groups: two years give the two-year comparison, three
-        or more a trend analysis (:func:`topics.stats.groups.compare_groups`).
+        or more a trend analysis (:func:`topics.stats.groups.compare_groups`). A corpus of
+        one year is fitted and described without a comparison (:func:`build_tables`).
     include_outliers
         Count topic -1 in the prevalence and comparison tables.
     random_state
@@ -210,24 +217,10 @@ def analyze(
     timings["map"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    documents = document_table(model, corpus)
+    result_tables = build_tables(model, corpus, embeddings, years=years, by=by, groups=groups, include_outliers=include_outliers)
+    documents, comparison = result_tables["documents"], result_tables["comparison"]
     selected = documents[documents["year"].isin(years)]
-    comparison = compare_groups(selected, by, groups, include_outliers=include_outliers)
     groups = list(comparison.groups)
-    prev = prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers)
-    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
-    area_comparison = compare_groups(by_area, by, groups, include_outliers=include_outliers)
-    area_comparison = area_comparison.per_area(area_comparison.table)
-    bursts = pd.DataFrame()
-    if comparison.trend_over_years:
-        bursts = detect_bursts(selected, include_outliers=include_outliers)
-    result_tables = {
-        "topics": topic_table(model, corpus),
-        "areas": area_table(model),
-        "terms": term_table(model),
-        "representatives": representative_documents(model, corpus, embeddings),
-        "similarity": topic_similarity(model),
-    }
     timings["tables"] = time.perf_counter() - start
 
     stability = pd.DataFrame()
@@ -269,17 +262,59 @@ def analyze(
         embeddings=embeddings,
         model=model,
         coords=coords,
-        documents=documents,
-        prevalence=prev,
-        comparison=comparison,
-        area_comparison=area_comparison,
         stability=stability,
         themes=tracking,
         settings=settings,
         timings=timings,
-        bursts=bursts,
         **result_tables,
     )
+
+
+def build_tables(
+    model: TopicModel,
+    corpus: pd.DataFrame,
+    embeddings: np.ndarray,
+    *,
+    years: Sequence[int],
+    by: str = "year",
+    groups: Sequence | None = None,
+    include_outliers: bool = False,
+) -> dict:
+    """Every table of an :class:`Analysis` from a fitted ``model`` of ``corpus``, by field
+    name: ``documents``, ``topics``, ``areas``, ``terms``, ``representatives``,
+    ``similarity`` (:mod:`topics.clustering.tables`), and over the papers of ``years``
+    the ``comparison`` by ``by`` (:func:`topics.stats.groups.compare_groups`), the
+    ``area_comparison``, the ``prevalence`` and the ``bursts`` (trends over years only).
+
+    With one year (``by="year"`` and ``years`` of one year) nothing is compared: the
+    comparisons are :class:`~topics.stats.comparison.OneGroup` descriptions
+    (:func:`topics.stats.groups.describe_group`).
+    """
+    documents = document_table(model, corpus)
+    selected = documents[documents["year"].isin(years)]
+    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
+    if by == "year" and len(years) == 1:
+        comparison = describe_group(selected, by, years[0], include_outliers=include_outliers)
+        area_comparison = describe_group(by_area, by, years[0], include_outliers=include_outliers)
+    else:
+        comparison = compare_groups(selected, by, groups, include_outliers=include_outliers)
+        area_comparison = compare_groups(by_area, by, list(comparison.groups), include_outliers=include_outliers)
+    groups = list(comparison.groups)
+    bursts = pd.DataFrame()
+    if comparison.trend_over_years:
+        bursts = detect_bursts(selected, include_outliers=include_outliers)
+    return {
+        "documents": documents,
+        "prevalence": prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers),
+        "comparison": comparison,
+        "area_comparison": area_comparison.per_area(area_comparison.table),
+        "bursts": bursts,
+        "topics": topic_table(model, corpus),
+        "areas": area_table(model),
+        "terms": term_table(model),
+        "representatives": representative_documents(model, corpus, embeddings),
+        "similarity": topic_similarity(model),
+    }
 
 
 def _groups_by_year(documents: pd.DataFrame, by: str, groups) -> dict:
@@ -304,6 +339,12 @@ def _check_grouping(corpus: pd.DataFrame, by: str, years, groups) -> tuple[list[
     if by == "year":
         if groups is not None:
             raise ValueError("with by='year' the years are the groups: give them as years, not groups")
+        if len(present) == 1 and (years is None or [int(y) for y in years] == present):
+            logger.info(
+                "the corpus has one year (%d): its topics are fitted and described, with nothing to compare "
+                "(`topics update` adds a later year to a saved analysis)", present[0],
+            )
+            return present, present
         if years is not None and len(years) == 2:
             chosen = list(pick_years(corpus, *years))
         else:
@@ -353,11 +394,13 @@ def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
 def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``documents.csv``, ``topics.csv``, ``areas.csv``, ``comparison.csv`` (per
     topic), ``area_comparison.csv`` (per area) and ``prevalence.csv`` (shares per group)
-    into ``directory``, ``stability.csv`` where the analysis refitted with other seeds,
+    into ``directory`` (an analysis of one year compares nothing: no ``comparison.csv``
+    and ``area_comparison.csv``), ``stability.csv`` where the analysis refitted with other seeds,
     ``bursts.csv`` where it looked for bursts (trends over years), and ``themes.csv`` (one
     row per theme: :attr:`topics.themes.tracking.ThemeTracking.summary`) and ``theme_papers.csv``
     (one row per theme member: theme, doc_id, year, title, similarity, source) where it
-    tracked themes.
+    tracked themes, ``new_topics.csv`` and ``new_papers.csv`` where new papers were added
+    to it (:func:`topics.update.update`).
 
     ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
     :func:`topics.stats.groups.compare_groups`); ``documents.csv`` carries the grouping column
@@ -376,19 +419,24 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
                      "confidence", "low_confidence", "area", "area_label"]
     if analysis.by not in document_cols:
         document_cols.append(analysis.by)
+    compares = analysis.comparison.compares  # one year: no comparison tables
     tables = {
         "documents": analysis.documents[document_cols],
         "topics": analysis.topics[TOPIC_COLUMNS],
-        "comparison": analysis.comparison.table,
+        **({"comparison": analysis.comparison.table} if compares else {}),
         "prevalence": analysis.prevalence,
     }
     if len(analysis.areas):
         tables["areas"] = analysis.areas
-        tables["area_comparison"] = analysis.area_comparison.table.rename(columns={"topic": "area"})
+        if compares:
+            tables["area_comparison"] = analysis.area_comparison.table.rename(columns={"topic": "area"})
     if len(analysis.stability):
         tables["stability"] = analysis.stability
     if len(analysis.bursts):
         tables["bursts"] = analysis.bursts
+    if len(analysis.new_papers):
+        tables["new_topics"] = analysis.new_topics
+        tables["new_papers"] = analysis.new_papers
     if analysis.themes is not None:
         tables["themes"] = analysis.themes.summary
         tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]

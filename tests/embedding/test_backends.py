@@ -89,11 +89,14 @@ def test_sentence_transformer_embedder_pickles_without_its_model():
 
 class _WordModel:
     """A stand-in for a sentence-transformers model: one token per word, reads 6 tokens
-    (4 plus [CLS] and [SEP]), and embeds a text as the counts of the words 'a' and 'b'."""
+    (4 plus [CLS] and [SEP]), and embeds a text as the counts of the words 'a' and 'b'.
+    It records the texts it reads and the shape of every forward pass."""
 
-    max_seq_length = 6
+    ids = {"[PAD]": 0, "[CLS]": 1, "[SEP]": 2, "a": 3, "b": 4}
 
     class tokenizer:  # noqa: N801 - mimics the attribute of a real model
+        pad_token_id = 0
+
         @staticmethod
         def __call__(texts, **_):
             return {"input_ids": [t.split() for t in texts]}
@@ -104,24 +107,41 @@ class _WordModel:
 
     tokenizer = tokenizer()
 
-    def __init__(self):
+    def __init__(self, max_seq_length=6):
+        self.max_seq_length = max_seq_length
         self.seen = []
+        self.shapes = []
 
-    def encode(self, texts, normalize_embeddings=True, **_):
-        self.seen.extend(texts)
-        v = np.array([[t.split()[:4].count("a"), t.split()[:4].count("b")] for t in texts], dtype=float) + 1e-9
-        return v / np.linalg.norm(v, axis=1, keepdims=True) if normalize_embeddings else v
+    def preprocess(self, texts):
+        import torch
+
+        rows = [[1, *[self.ids.get(w, 5) for w in t.split()][: self.max_seq_length - 2], 2] for t in texts]
+        width = max(map(len, rows))
+        ids = torch.tensor([r + [0] * (width - len(r)) for r in rows])
+        return {"input_ids": ids, "attention_mask": (ids != 0).long(), "token_type_ids": torch.zeros_like(ids), "modality": "text"}
+
+    def __call__(self, features):
+        import torch
+
+        ids, mask = features["input_ids"], features["attention_mask"]
+        self.shapes.append(tuple(ids.shape))
+        assert mask.shape == ids.shape and features["token_type_ids"].shape == ids.shape and features["modality"] == "text"
+        assert bool(((ids == 0) == (mask == 0)).all())  # padding is masked out
+        self.seen.extend(" ".join({3: "a", 4: "b"}.get(int(i), "x") for i in row[row > 2]) for row in ids)
+        counts = torch.stack([((ids == 3) & (mask == 1)).sum(1), ((ids == 4) & (mask == 1)).sum(1)], dim=1)
+        return {"sentence_embedding": counts.float() + 1e-9}
 
 
 def test_long_texts_are_embedded_as_overlapping_windows():
     from topics.embedding.backends import SentenceTransformerEmbedder
 
-    windowed = SentenceTransformerEmbedder(precision="fp32")
+    windowed = SentenceTransformerEmbedder(precision="fp32", batch_size=4)
     windowed._model = _WordModel()
     short, long = "a a a a", "a a a a b b b b"  # the model reads only the first four words
     vectors = windowed.encode([short, long])
-    # windows of 4 words, 2 apart: "a a a a", "a a b b", "b b b b"
-    assert windowed._model.seen == [short, "a a a a", "a a b b", "b b b b"]
+    # windows of 4 words, 2 apart: "a a a a", "a a b b", "b b b b"; the four pieces fill one pass
+    assert windowed._model.shapes == [(4, 6)]
+    assert sorted(windowed._model.seen) == sorted([short, "a a a a", "a a b b", "b b b b"])
     np.testing.assert_allclose(vectors[0], [1, 0], atol=1e-6)  # a short text is embedded as it is
     np.testing.assert_allclose(vectors[1], np.array([1, 1]) / np.sqrt(2), atol=1e-6)  # the ending counts
     truncated = SentenceTransformerEmbedder(precision="fp32", long_texts="truncate")
@@ -149,3 +169,73 @@ def test_weightless_backends_settings_and_limits():
     assert len({small.fingerprint(), HashingEmbedder().fingerprint(), HashingEmbedder(random_state=1).fingerprint()}) == 3
     with pytest.raises(ValueError, match="at least 3 texts, got 2"):
         LSAEmbedder().encode(texts[:2])
+
+
+def test_length_buckets_round_up_to_sixteen_word_pieces_within_the_model_length():
+    from topics.embedding.backends import length_bucket
+
+    assert length_bucket(1, limit=256) == 16 and length_bucket(16, limit=256) == 16 and length_bucket(17, limit=256) == 32
+    np.testing.assert_array_equal(length_bucket([40, 241, 250, 256], limit=256), [48, 256, 256, 256])
+    assert length_bucket(100, limit=128, step=32) == 128
+    with pytest.raises(ValueError, match="from 1 to the model's length 256, got 0 to 300"):
+        length_bucket([0, 300], limit=256)
+
+
+def test_fixed_shape_batches_put_each_text_in_its_own_length_bucket():
+    from topics.embedding.backends import fixed_shape_batches
+
+    lengths = [200, 12, 30, 17, 256, 5, 14, 33, 40]
+    batches = fixed_shape_batches(lengths, pass_pieces=64, limit=256)
+    # 64 word pieces per pass: 4 rows of 16, 2 rows of 32, 1 row of 48 and longer
+    assert [(length, rows, members.tolist()) for length, rows, members in batches] == [
+        (16, 4, [1, 5, 6]), (32, 2, [2, 3]), (48, 1, [7]), (48, 1, [8]), (208, 1, [0]), (256, 1, [4])
+    ]
+    # a text's pass has the same shape whatever it is embedded with
+    for mix in ([12], [12, 250, 31], [3, 12, 12, 12, 99, 1, 2, 3, 4, 5]):
+        shapes = {(length, rows) for length, rows, members in fixed_shape_batches(mix, pass_pieces=64, limit=256) if mix.index(12) in members}
+        assert shapes == {(16, 4)}
+    assert {rows for _, rows, _ in fixed_shape_batches(lengths, pass_pieces=1, limit=256)} == {1}  # int8: one text per pass
+    with pytest.raises(ValueError, match="pass_pieces must be a positive integer"):
+        fixed_shape_batches(lengths, pass_pieces=0, limit=256)
+
+
+def test_every_forward_pass_has_the_fixed_shape_of_its_bucket_whatever_the_neighbours():
+    """A text's forward pass is (batch_size, its bucket) alone or among longer and shorter texts."""
+    text = " ".join(["a"] * 20 + ["b"] * 3)  # 25 word pieces: bucket 32
+    others = [" ".join(["b"] * n) for n in (2, 9, 30, 70)]  # buckets 16, 16, 32, 80 (the limit)
+    alone = SentenceTransformerEmbedder(precision="fp32", batch_size=2, long_texts="truncate")
+    alone._model = _WordModel(max_seq_length=80)
+    mixed = SentenceTransformerEmbedder(precision="fp32", batch_size=2, long_texts="truncate")
+    mixed._model = _WordModel(max_seq_length=80)
+    vector = alone.encode([text])[0]
+    vectors = mixed.encode([others[0], text, *others[1:]])
+    # 2 texts at the full length 80, so 160 word pieces a pass: 5 rows of 32, 10 of 16, 2 of 80
+    assert alone._model.shapes == [(5, 32)]  # one real row and four dummy rows, padded to 32
+    assert sorted(mixed._model.shapes) == [(2, 80), (5, 32), (10, 16)]  # never padded to the longest
+    np.testing.assert_array_equal(vectors[1], vector)
+    np.testing.assert_allclose(vector, np.array([20, 3]) / np.hypot(20, 3), rtol=1e-6)
+    np.testing.assert_allclose(vectors[0], [0, 1], atol=1e-6)  # dummy rows never leak into a text
+    np.testing.assert_allclose(vectors[4], [0, 1], atol=1e-6)
+    int8 = SentenceTransformerEmbedder(precision="int8", batch_size=2, long_texts="truncate")
+    int8._model = _WordModel(max_seq_length=80)
+    int8.encode([others[0], text])
+    assert sorted(int8._model.shapes) == [(1, 16), (1, 32)]  # one text per pass: its scale is its own
+    assert alone.fingerprint().endswith(":shapes16x2") and alone.fingerprint() != SentenceTransformerEmbedder(precision="fp32").fingerprint()
+
+
+@pytest.mark.slow
+def test_real_minilm_gives_a_text_the_same_vector_alone_and_among_others(sample_corpus):
+    """Issue 21: a text's vector does not depend on the texts embedded with it (bytes equal)."""
+    texts = [
+        "Optimal transport.",
+        "Wasserstein distances between probability measures on graphs.",
+        "A robot arm learns to grasp objects from a handful of demonstrations in simulation and then on hardware.",
+        sample_corpus["abstract"].str.len().pipe(lambda n: sample_corpus["abstract"][n.idxmax()]),  # embedded as windows
+    ]
+    embedder = get_embedder("minilm")  # the default path: bf16 where the CPU has it, else fp32
+    together = embedder.encode(texts)
+    reordered = embedder.encode([texts[2], "Speech recognition for low-resource languages.", texts[3], texts[0], texts[1]])
+    for i, text in enumerate(texts):
+        alone = embedder.encode([text])[0]
+        assert alone.tobytes() == together[i].tobytes(), f"text {i} changed with its neighbours"
+    assert [reordered[k].tobytes() for k in (3, 4, 0, 2)] == [v.tobytes() for v in together]

@@ -7,6 +7,7 @@ cluster that never comes up fails the test instead of stalling the suite.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 distributed = pytest.importorskip("distributed")
@@ -38,4 +39,5 @@ def test_minilm_on_two_worker_processes_matches_one_process(tmp_path):
     single = embed_texts(texts, "minilm", cache=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         spread = D.embed_texts_distributed(texts, "minilm", cache=tmp_path, chunk_size=8, scheduler=cluster.scheduler_address)
-    assert cosines(spread, single).min() >= 0.9999
+    # other chunks, other processes, one thread each: still the same bytes (fixed-shape passes)
+    np.testing.assert_array_equal(spread, single)

@@ -78,3 +78,51 @@ def test_the_chunk_size_comes_from_the_environment_so_small_corpora_resume(tmp_p
     monkeypatch.setenv("TOPICS_CHUNK_SIZE", "0")
     with pytest.raises(ValueError, match="TOPICS_CHUNK_SIZE must be a positive integer, got '0'"):
         embed_texts(["a new text"], CountingEmbedder(), cache=tmp_path)
+
+
+@pytest.mark.slow
+def test_a_killed_and_resumed_run_gives_the_vectors_and_tables_of_a_cold_run(tmp_path, monkeypatch, sample_corpus):
+    """Issue 21: kill `topics report` after two chunks of the embedding, run it again, and
+    get byte for byte the vectors and tables of a cold run in another cache."""
+    import pandas as pd
+
+    from topics.cli import main
+    from topics.embedding.backends import get_embedder
+
+    # 40 papers, their abstracts cut to 30-120 words and every fifth kept whole (embedded as
+    # windows): texts of many lengths, so batches padded to their longest text would differ
+    corpus = pd.concat([group.head(20) for _, group in sample_corpus.groupby("year")])[["title", "abstract", "year"]]
+    cut = [None if i % 5 == 4 else 30 * (1 + i % 5) for i in range(len(corpus))]
+    corpus["abstract"] = [" ".join(text.split()[:n]) for text, n in zip(corpus["abstract"], cut)]
+    papers = tmp_path / "papers.parquet"
+    corpus.to_parquet(papers)
+
+    def report(cache, tables):
+        return main(["report", str(papers), "-q", "--cache-dir", str(cache), "-o", str(tables / "r.html"), "--tables", str(tables)])
+
+    assert report(tmp_path / "cold-cache", tmp_path / "cold") == 0  # all 40 in one chunk
+
+    monkeypatch.setenv("TOPICS_CHUNK_SIZE", "8")
+    append, written = EmbeddingCache.append, []
+
+    def killed_at_the_third_chunk(self, *args, **kwargs):
+        if len(written) == 2:
+            raise KeyboardInterrupt
+        written.append(append(self, *args, **kwargs))
+        return written[-1]
+
+    monkeypatch.setattr(EmbeddingCache, "append", killed_at_the_third_chunk)
+    with pytest.raises(KeyboardInterrupt):
+        report(tmp_path / "cache", tmp_path / "killed")
+    monkeypatch.setattr(EmbeddingCache, "append", append)
+    fingerprint = get_embedder("minilm").fingerprint()
+    assert len(EmbeddingCache(tmp_path / "cache").load(fingerprint)) == 16  # two chunks of 8 kept
+    assert report(tmp_path / "cache", tmp_path / "resumed") == 0  # the other 24, in chunks of 8
+
+    cold, resumed = (EmbeddingCache(tmp_path / name).load(fingerprint) for name in ("cold-cache", "cache"))
+    assert len(cold) >= 39 and sorted(cold) == sorted(resumed)  # (a repeated abstract is kept once)
+    assert [k for k in cold if cold[k].tobytes() != resumed[k].tobytes()] == []
+    tables = sorted(path.name for path in (tmp_path / "cold").glob("*.csv"))
+    assert "documents.csv" in tables and tables == sorted(path.name for path in (tmp_path / "resumed").glob("*.csv"))
+    for name in tables:
+        assert (tmp_path / "resumed" / name).read_bytes() == (tmp_path / "cold" / name).read_bytes(), name

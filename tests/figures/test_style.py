@@ -8,6 +8,7 @@ from topics import figures
 from topics.figures.style import (
     OUTLIER_COLOR,
     PALETTE,
+    area_shades,
     esc,
     group_column,
     is_clear,
@@ -24,6 +25,21 @@ def test_topic_colors_are_stable_and_outliers_grey():
 def test_topic_colors_wrap_around_the_palette():
     colors = figures.topic_colors([0, len(PALETTE), -1])
     assert colors[0] == colors[len(PALETTE)] == PALETTE[0] and colors[-1] == OUTLIER_COLOR
+
+
+def test_area_shades_run_from_dark_to_light_within_each_area():
+    shades = area_shades({0: 1, 3: 1, 5: 1, 2: 0, -1: -1, 7: -1})
+    assert shades[-1] == shades[7] == OUTLIER_COLOR
+    assert shades[2] == PALETTE[0]  # a lone topic takes its area's colour itself
+    # area 1's three topics in id order: 30 % towards black, 7.5 % towards white, 45 % towards white
+    base = [int(PALETTE[1][i:i + 2], 16) for i in (1, 3, 5)]
+    expected = [
+        [round(c * 0.7) for c in base],
+        [round(c + 0.075 * (255 - c)) for c in base],
+        [round(c + 0.45 * (255 - c)) for c in base],
+    ]
+    assert [shades[t] for t in (0, 3, 5)] == ["#" + "".join(f"{c:02x}" for c in rgb) for rgb in expected]
+    assert area_shades({0: 25})[0] == PALETTE[1]  # areas cycle through the 24 darker colours
 
 
 def test_esc_escapes_markup_and_quotes():

@@ -4,7 +4,7 @@ import pytest
 
 from tests.conftest import values
 from topics import figures
-from topics.figures.style import OUTLIER_COLOR
+from topics.figures.style import OUTLIER_COLOR, area_shades
 
 
 def test_topic_map_year_buttons_and_escaping():
@@ -19,17 +19,50 @@ def test_topic_map_year_buttons_and_escaping():
     )
     coords = np.array([[0, 0], [1, 1], [5, 5], [9, 9]], dtype=float)
     d = figures.topic_map(docs, coords).to_dict()
-    assert len(d["data"]) == 4  # (0, 2024), (0, 2025), (1, 2025), (-1, 2024)
-    hover = " ".join(h for t in d["data"] for h in t["hovertext"])
+    assert len(d["data"]) == 5  # (0, 2024), (0, 2025), (1, 2025), (-1, 2024), then the search trace
+    hover = " ".join(h for t in d["data"][:4] for h in t["hovertext"])
     assert "<script>" not in hover and "&lt;script&gt;" in hover
     assert "Second paper." in hover  # first sentence stands in for a missing title
+    assert d["data"][0]["hovertemplate"] == "<b>%{hovertext}</b><br>2024 · a<extra></extra>"
+    assert [values(t["customdata"]) for t in d["data"][:4]] == [[0], [1], [2], [3]]  # rows of documents
+    search = d["data"][-1]
+    assert search["meta"] == "search" and list(search["x"]) == [] and search["showlegend"] is False
     buttons = d["layout"]["updatemenus"][0]["buttons"]
     assert [b["label"] for b in buttons] == ["Both years", "2024 only", "2025 only"]
-    assert buttons[1]["args"][0]["visible"] == [True, False, False, True]
-    assert {a["text"] for a in d["layout"]["annotations"]} == {"a", "b"}
-    assert d["data"][-1]["marker"]["color"] == OUTLIER_COLOR
+    assert buttons[1]["args"][0]["visible"] == [True, False, False, True, True]
+    assert buttons[2]["args"][0]["visible"] == [False, True, True, False, True]
+    # no areas: each topic its own colour, its name shown
+    assert {(a["text"], a["visible"]) for a in d["layout"]["annotations"]} == {("a", True), ("b", True)}
+    assert d["data"][3]["marker"]["color"] == OUTLIER_COLOR
+    assert d["layout"]["meta"]["x_span"] == 9
     with pytest.raises(ValueError, match="coords"):
         figures.topic_map(docs, coords[:2])
+
+
+def test_topic_map_colours_follow_areas_with_area_names_at_their_centres():
+    docs = pd.DataFrame(
+        {
+            "topic": [0, 0, 1, 1, 2, 2, -1],
+            "topic_label": ["a", "a", "b", "b", "c", "c", "outliers"],
+            "area": [0, 0, 0, 0, 1, 1, -1],
+            "area_label": ["<i>left</i>", "<i>left</i>", "<i>left</i>", "<i>left</i>", "right", "right", "none"],
+            "year": [2024, 2025] * 3 + [2024],
+            "abstract": ["A."] * 7,
+        }
+    )
+    coords = np.array([[0, 0], [2, 0], [0, 2], [2, 2], [10, 10], [12, 12], [5, 5]], dtype=float)
+    d = figures.topic_map(docs, coords).to_dict()
+    shades = area_shades({0: 0, 1: 0, 2: 1, -1: -1})
+    colour = {t["legendgroup"]: t["marker"]["color"] for t in d["data"][:-1]}
+    assert colour == {"0": shades[0], "1": shades[1], "2": shades[2], "-1": OUTLIER_COLOR}
+    notes = {a["name"]: [] for a in d["layout"]["annotations"]}
+    for a in d["layout"]["annotations"]:
+        notes[a["name"]].append(a)
+    # area names: at the median of their papers, escaped, always shown
+    assert [(a["text"], a["x"], a["y"], a.get("visible", True)) for a in notes["area"]] == [
+        ("<b>&lt;i&gt;left&lt;/i&gt;</b>", 1, 1, True), ("<b>right</b>", 11, 11, True)]
+    # topic names: hidden until a page shows them on zoom
+    assert [(a["text"], a["visible"]) for a in notes["topic"]] == [("a", False), ("b", False), ("c", False)]
 
 
 def test_topic_sizes_uses_shares():
@@ -82,7 +115,12 @@ def test_topic_map_draws_a_sample_and_says_so():
     fig = figures.topic_map(docs, coords, max_points=100)
     d = fig.to_dict()
     assert sum(len(values(t["x"])) for t in d["data"]) == 132
-    assert d["layout"]["meta"] == {"n_points": 132, "n_documents": 1000}
+    assert d["layout"]["meta"] == {"n_points": 132, "n_documents": 1000, "x_span": pytest.approx(np.ptp(coords[:, 0]))}
+    # each drawn point carries its row in documents, so that a click finds its paper
+    rows = np.sort(np.concatenate([values(t["customdata"]) for t in d["data"][:-1]]))
+    np.testing.assert_array_equal(rows, figures.map_sample(docs, max_points=100, random_state=0))
+    xs = {r: x for t in d["data"][:-1] for r, x in zip(values(t["customdata"]), values(t["x"]))}
+    assert all(xs[r] == pytest.approx(coords[r, 0]) for r in rows)
     assert "132 of 1,000 papers" in d["layout"]["title"]["text"]
     # Topic names sit at the medians of all papers, not of the sample.
     centre = {a["text"]: (a["x"], a["y"]) for a in d["layout"]["annotations"]}

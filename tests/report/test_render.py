@@ -1,3 +1,4 @@
+import json
 import re
 
 import pytest
@@ -5,6 +6,8 @@ from markupsafe import escape
 from plotly.offline import get_plotlyjs
 
 import topics
+from topics.report import explorer
+from topics.report.explorer import unpack_text
 from topics.report.render import build_figures, render_report, write_report
 from topics.stats.comparison import Trend, TwoGroups
 
@@ -36,26 +39,85 @@ def test_summary_comes_from_narrate(html, sample_analysis):
         assert str(escape(sentence)) in html
 
 
+def test_paper_explorer_section(html, sample_analysis):
+    assert 'id="papers"' in html and 'href="#papers"' in html and 'id="explorer-search"' in html
+    assert 'id="map-search"' in html  # the map's own search box
+    data = explorer_payload(html)
+    assert data["n_papers"] == data["n_documents"] == 90
+    assert data["papers"]["abstract"] == sample_analysis.documents["abstract"].tolist()
+    assert "the list holds" not in html  # every paper is in it
+    # every topic card and area row opens the explorer filtered to it
+    cards = re.findall(r'class="card"[^>]*data-explore-topic="(-?\d+)"', html)
+    assert [int(t) for t in cards] == [t for t in sample_analysis.topics["topic"] if t != -1]
+    areas = re.findall(r'data-explore-area="(-?\d+)"', html)
+    assert [int(a) for a in areas] == [a for a in sample_analysis.areas["area"] if a != -1]
+    assert "<th>link</th>" not in html and "<th>themes</th>" not in html  # no url column, no themes
+
+
+def test_report_states_how_many_papers_the_explorer_holds(sample_analysis, monkeypatch):
+    monkeypatch.setattr(explorer, "EXPLORER_MAX_PAPERS", 40)
+    html = render_report(sample_analysis)
+    assert "the list holds 40 of the 90 papers (at most 40)" in html
+    data = explorer_payload(html)
+    assert data["n_papers"] == len(data["papers"]["title"]) == 40
+    # the tables still count every paper
+    assert html.count('class="card"') == int((sample_analysis.topics["topic"] != -1).sum())
+
+
+def test_explorer_links_and_themes_columns(sample_analysis):
+    import dataclasses
+
+    docs = sample_analysis.documents.assign(url=[f"https://example.org/{i}" for i in range(90)])
+    html = render_report(dataclasses.replace(sample_analysis, documents=docs))
+    assert "<th>link</th>" in html
+    assert explorer_payload(html)["papers"]["url"][5] == "https://example.org/5"
+
+
 def test_plotly_inlined_once_and_nothing_remote(html):
-    assert html.count("plotly.js v") <= 2  # the library's banner, once
+    # plotly.js once, gzip-compressed, in an element no browser runs; the page unpacks it
+    packed = re.findall(r'<script type="application/octet-stream" id="plotly-js">([A-Za-z0-9+/=]+)</script>', html)
+    assert len(packed) == 1 and unpack_text(packed[0]) == get_plotlyjs()
+    assert len(packed[0]) < 0.45 * len(get_plotlyjs())
+    assert "plotly.js v" not in html  # not also inlined as plain text
     assert len(re.findall(r"<script[^>]*\bsrc=", html)) == 0
     assert '<link rel="stylesheet"' not in html and "@import" not in html
-    # plotly.js's own source mentions URLs (its logo link, map tiles); the page around it may not.
-    page = html.replace(get_plotlyjs(), "")
-    assert not re.search(r"""(src|href)=["']https?://""", page)
-    assert "Content-Security-Policy" in page  # a second guard: the browser blocks any request
+    assert not re.search(r"""(src|href)=["']https?://""", html)
+    assert "Content-Security-Policy" in html  # a second guard: the browser blocks any request
 
 
-def test_untrusted_text_is_escaped(sample_corpus):
-    payloads = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\"'><svg onload=alert(1)>"]
+def explorer_payload(html: str) -> dict:
+    """The explorer's JSON, read back from its <script> element (unpacked where packed)."""
+    from topics.report.explorer import unpack
+
+    found = re.findall(r'<script type="application/json" id="explorer-data">(.*?)</script>', html, flags=re.S)
+    assert len(found) == 1
+    return unpack(json.loads(found[0]))
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_untrusted_text_is_escaped(sample_corpus, monkeypatch, packed):
+    payloads = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\"'><svg onload=alert(1)>",
+                "</script><script>alert(2)</script>", "<!--<script>"]
     corpus = sample_corpus.copy()
     for i, p in enumerate(payloads):
         corpus.loc[i, "abstract"] = f"{p} " + corpus.loc[i, "abstract"]
         corpus.loc[i, "title"] = p
     analysis = topics.analyze(corpus, embedder="lsa", cache=False)
+    if packed:  # titles and abstracts gzip-compressed inside the payload, as for long corpora
+        monkeypatch.setattr(explorer, "PACK_ABOVE", 0)
     html = render_report(analysis)
-    assert "<script>alert(1)</script>" not in html
+    assert "<script>alert(1)</script>" not in html and "<script>alert(2)" not in html
     assert "<img src=x onerror" not in html and "<svg onload" not in html
+    # the explorer's data: one script element, nothing in it that could end it early, and the
+    # very same text once read back (search results and the abstract pop-up show this text)
+    element = html.split('id="explorer-data">')[1].split("</script>")[0]
+    assert "<" not in element and ">" not in element
+    assert html.count("<script") == html.count("</script>")
+    data = explorer_payload(html)
+    assert ("packed" in json.loads(element)) is packed
+    assert data["papers"]["title"][: len(payloads)] == payloads
+    assert [a.split(" ")[0] for a in data["papers"]["abstract"][:2]] == ["<script>alert(1)</script>", "<img"]
+    assert data["papers"]["abstract"][3].startswith("</script><script>alert(2)</script> ")
 
 
 def test_write_report(tmp_path, sample_analysis):
@@ -131,6 +193,9 @@ def test_your_themes_section(theme_analysis):
     assert "&lt;i&gt;graph&lt;/i&gt;" in section and "<i>graph</i>" not in section
     assert "<script>alert(1)</script>" not in html
     assert "Topics its papers fall into" in section
+    # the explorer lists each paper's themes and filters by them; names stay text
+    assert "<th>themes</th>" in html and 'id="filter-theme"' in html
+    assert explorer_payload(html)["themes"] == ["self-supervised learning", "<i>graph</i>"]
     assert "Lee &amp; Liu" in html or "Lee & Liu" in html  # the methods section states the rule
 
 

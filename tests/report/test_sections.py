@@ -54,7 +54,7 @@ def test_area_rows_match_the_area_comparison(sample_analysis):
     topics = sample_analysis.topics
     for r, area in zip(rows, areas.itertuples(index=False)):
         c = comp.loc[area.area]
-        assert r["n_docs"] == area.n_docs
+        assert r["area"] == area.area and r["n_docs"] == area.n_docs
         assert (r["diff"], r["low"], r["high"], r["q"]) == pytest.approx((c["diff_pp"], c["ci_low_pp"], c["ci_high_pp"], c["q_value"]))
         assert (r["share_a"], r["share_b"]) == pytest.approx((c["share_2024"], c["share_2025"]))
         assert r["direction"] == c["direction"]

@@ -314,3 +314,38 @@ def test_pair_trend_and_groups_narrate_with_their_functions(pair, trend, grouped
     assert grouped.narrate() == narration.narrate_groups(grouped)
     assert grouped.narrate()[0].startswith("Comparing ICLR (100 papers with a topic), ICML (100) and NeurIPS (100) by venue")
     assert grouped.narrate(max_items=1, alpha=0.01) == narration.narrate_groups(grouped, max_items=1, alpha=0.01)
+
+
+def test_one_group_describes_the_topics_of_one_year():
+    from topics.stats.comparison import OneGroup
+    from topics.stats.groups import describe_group
+
+    docs = pd.DataFrame({
+        "year": 2024, "topic": [0] * 6 + [1] * 3 + [-1],
+        "topic_label": ["diffusion"] * 6 + ["graphs"] * 3 + ["outliers (no topic)"],
+    })
+    one = describe_group(docs)
+    assert isinstance(one, OneGroup) and one.kind == "one_group" and not one.compares
+    assert TwoGroups.compares and Trend.compares and Groups.compares
+    assert one.groups == (2024,) and one.group == 2024 and one.sizes == {2024: 9}  # outliers not counted
+    assert one.table["topic"].tolist() == [0, 1] and one.table["share_2024"].tolist() == pytest.approx([6 / 9, 3 / 9])
+    assert (one.table["ci_low"] < one.table["share_2024"]).all() and (one.table["share_2024"] < one.table["ci_high"]).all()
+    counted = describe_group(docs, include_outliers=True)
+    assert counted.sizes == {2024: 10} and -1 in counted.table["topic"].tolist() and counted.outliers_counted
+    assert one.rows() == [] and one.tag(one.table.iloc[0]) == ("", "")
+    assert one.title("ICLR") == "ICLR 2024: topics" and one.file_stem("iclr") == "iclr-2024"
+    text = one.narrate()
+    assert text[0] == "The 2024 papers (9 papers with a topic) fall into 2 topics."
+    assert text[1] == "The largest: diffusion (66.7 %) and graphs (33.3 %)."
+    assert "nothing to compare" in text[-1] and "topics update" in text[-1]
+    prev = prevalence(docs)
+    figs = one.figures(prev, topic_map=go.Figure())
+    assert list(figs) == ["map", "sizes"]
+    overview = one.overview().to_dict()
+    assert len(overview["data"]) == 1 and sorted(overview["data"][0]["y"]) == ["diffusion", "graphs"]
+    area = one.per_area(one.table)
+    assert isinstance(area, OneGroup) and area.unit == "area"
+    with pytest.raises(ValueError, match="2 values; name the group"):
+        describe_group(pd.concat([docs, docs.assign(year=2025)]))
+    with pytest.raises(ValueError, match="year 2030 is not in the documents"):
+        describe_group(docs, group=2030)

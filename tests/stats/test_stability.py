@@ -9,7 +9,7 @@ from topics.clustering.tables import document_table
 from topics.embedding.embed import embed_texts
 from topics.stats import narration
 from topics.stats.comparison import TwoGroups
-from topics.stats.stability import match_topics, seed_stability
+from topics.stats.stability import STABILITY_COLUMNS, labeling_stability, match_topics, seed_stability
 from topics.stats.trends import compare_years
 
 
@@ -47,8 +47,10 @@ def test_clear_themes_and_their_changes_hold_in_every_seed(trending):
     assert isinstance(comparison, TwoGroups)
     assert set(comparison.table["direction"]) >= {"grew", "shrank"}
     table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    assert list(table.columns) == STABILITY_COLUMNS
     assert list(table["topic"]) == [t for t in comparison.table["topic"] if t != -1]
-    assert (table["n_seeds"] == 2).all() and (table["recovered"] == 2).all()
+    assert (table["n_seeds"] == 2).all() and (table["recovered"] == 2).all() and (table["unmatched"] == 0).all()
+    assert table.attrs["refit_unmatched"] == [[], []]  # every refitted topic found its reference topic
     assert (table["mean_jaccard"] > 0.9).all() and table["stable"].all()
     grew = comparison.table.loc[comparison.table["direction"] == "grew", "topic"]
     assert (table.set_index("topic").loc[grew, "diff_pp_min"] > 0).all()  # it grew in every refit too
@@ -60,6 +62,45 @@ def test_clear_themes_and_their_changes_hold_in_every_seed(trending):
         f"Refitted with 2 other seeds, {len(table)} of {len(table)} topics came back every time; "
         f"{n_clear} of the {n_clear} clear changes held in every seed."
     )
+
+
+def _two_year_comparison(labels, years):
+    documents = pd.DataFrame({"year": years, "topic": labels, "topic_label": [f"t{t}" for t in labels]})
+    return compare_years(documents, 2024, 2025)
+
+
+def test_topics_are_matched_one_to_one():
+    # Two reference topics of two papers each; the refit joins them into one topic of four.
+    # Each shares half of the joined topic's papers (Jaccard 0.5): as best matches both
+    # would "come back", matched one to one only one does, and the other has no match.
+    years = [2024, 2025] * 4
+    reference = [0, 0, 1, 1, 2, 2, 2, 2]
+    refit = [5, 5, 5, 5, 7, 7, 8, 8]
+    corpus = pd.DataFrame({"year": years})
+    assert match_topics(reference, refit).set_index("topic").loc[[0, 1], "match"].tolist() == [5, 5]
+    table = labeling_stability(corpus, reference, _two_year_comparison(reference, years), [refit], seeds=[1]).set_index("topic")
+    assert table.loc[[0, 1], "recovered"].sum() == 1 and table.loc[[0, 1], "unmatched"].sum() == 1
+    assert table.loc[2, "recovered"] == 1 and table.loc[2, "mean_jaccard"] == pytest.approx(0.5)  # 7 or 8, one of them
+    assert (table["recovered"] + table["unmatched"] == table["n_seeds"]).all()
+    refit_unmatched = table.attrs["refit_unmatched"]
+    assert len(refit_unmatched) == 1 and len(refit_unmatched[0]) == 1 and refit_unmatched[0][0] in (7, 8)
+
+
+def test_centroids_break_a_tie_between_equal_matches():
+    # Reference topic 0 splits into refit topics 3 (its 2024 papers) and 4 (its 2025
+    # papers), each with a Jaccard index of 0.5. Its centroid is closer to topic 4's, so
+    # with the embeddings it is matched to 4, whose share grew.
+    years = [2024, 2024, 2025, 2025, 2024, 2025, 2024, 2025]
+    reference = [0, 0, 0, 0, 1, 1, 1, 1]
+    refit = [3, 3, 4, 4, 9, 9, 9, 9]
+    embeddings = np.array([[0, 1]] * 2 + [[2, 0]] * 2 + [[1, 1]] * 4, dtype=float)
+    corpus = pd.DataFrame({"year": years})
+    comparison = _two_year_comparison(reference, years)
+    table = labeling_stability(corpus, reference, comparison, [refit], seeds=[1], embeddings=embeddings).set_index("topic")
+    assert table.loc[0, "recovered"] == 1 and table.loc[0, "diff_pp_min"] > 0  # topic 4: 2025 papers only
+    assert table.attrs["refit_unmatched"] == [[3]]
+    with pytest.raises(ValueError, match="3 embeddings for 8 documents"):
+        labeling_stability(corpus, reference, comparison, [refit], seeds=[1], embeddings=embeddings[:3])
 
 
 def test_a_change_that_does_not_hold_is_named(trending):

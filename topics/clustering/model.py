@@ -39,6 +39,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.naming.acronyms import find_acronyms
 from topics.clustering.areas import topic_areas
+from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents
 from topics.clustering.hierarchy import FixedClusterer, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
@@ -55,6 +56,7 @@ __all__ = [
     "check_inputs",
     "describe_topics",
     "fit_bertopic",
+    "rebuild_bertopic",
     "resolve_method",
     "size_rule",
 ]
@@ -331,6 +333,21 @@ class TopicModel(BaseEstimator):
         """Fit and return ``labels_``."""
         return self.fit(corpus, embeddings).labels_
 
+    def transform(
+        self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray, *, novelty_quantile: float = NOVELTY_QUANTILE
+    ) -> pd.DataFrame:
+        """Place new documents in the fitted topics, without refitting
+        (:func:`topics.clustering.assign.assign_documents`: topic, topic_label, confidence,
+        similarity, nearest_topic, novel; ``doc_id`` first where ``corpus`` has one)."""
+        self._check_fitted()
+        n = len(corpus)
+        if len(embeddings) != n:
+            raise ValueError(f"{len(embeddings)} embeddings for {n} documents")
+        out = assign_documents(self, embeddings, novelty_quantile=novelty_quantile)
+        if isinstance(corpus, pd.DataFrame) and "doc_id" in corpus:
+            out.insert(0, "doc_id", corpus["doc_id"].to_numpy())
+        return out
+
     # ------------------------------------------------------------------ editing
     def _check_fitted(self) -> None:
         check_is_fitted(self, "labels_", msg="this TopicModel is not fitted yet; call fit(corpus, embeddings) first")
@@ -380,6 +397,8 @@ class TopicModel(BaseEstimator):
         if unknown:
             raise KeyError(f"cannot merge topic {unknown[0]}; mergeable topics are {[t for t in self.topics if t != -1]}")
         new = copy.deepcopy(self)
+        if new.bertopic_ is None:  # a loaded model (topics.store) keeps no BERTopic object
+            new.bertopic_ = rebuild_bertopic(self)
         before = self.labels_[self.fitted_documents_]
         new.bertopic_.merge_topics(self.fit_texts_, merge)
         renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
@@ -446,6 +465,22 @@ def fit_bertopic(
         )
         model.update_topics(list(texts), topics=topics.tolist(), vectorizer_model=vectorizer, ctfidf_model=ctfidf, top_n_words=top_n_words)
     return model, topics, core
+
+
+def rebuild_bertopic(model: TopicModel):
+    """The BERTopic object of a fitted model that has none (loaded from a saved analysis,
+    :mod:`topics.store`): c-TF-IDF refitted on the fitted documents with their topics as
+    given (:class:`~topics.clustering.hierarchy.FixedClusterer`). Raises ValueError where
+    BERTopic would number the topics otherwise than the model does."""
+    fitted = model.fitted_documents_
+    labels = np.asarray(model.labels_)[fitted]
+    bertopic, topics, _ = fit_bertopic(
+        model.fit_texts_, np.asarray(model.embeddings_)[fitted], FixedClusterer(labels, min_cluster_size=model.params_["min_cluster_size"]),
+        acronyms=model.acronyms_, top_n_words=max(model.top_n_terms, 30),
+    )
+    if not np.array_equal(topics, labels):
+        raise ValueError("BERTopic numbers this loaded model's topics differently; refit it to merge topics")
+    return bertopic
 
 
 def describe_topics(

@@ -12,8 +12,19 @@ chosen by name with :func:`get_embedder`:
   >= 0.9999 to its fp32 embedding. On a CPU without native bfloat16 the emulation is
   slower than fp32 (0.27x), so "auto" stays fp32 there.
   ``"minilm-fp32"`` is always the exact fp32 path. ``precision="int8"`` (PyTorch dynamic
-  quantisation of the linear layers) is 1.6-2.2x faster but only 0.85 minimum cosine,
-  so it is opt-in.
+  quantisation of the linear layers) was 1.6-2.2x faster but only 0.85 minimum cosine,
+  so it is opt-in; it now embeds one text per pass (see below), which costs about 3x
+  per text, so that speed-up is gone.
+
+  **A text's vector does not depend on the texts embedded with it.** Padding a text to
+  the longest of its batch, or running it in a pass of another shape, changes the last
+  bits of its vector (up to 6e-4 in bf16, 1e-7 in fp32), enough to move topics between a
+  cold run and one resumed from the cache. So each text is padded to its own length
+  bucket (:func:`length_bucket`: its word pieces rounded up to a multiple of 16) and
+  embedded in passes of a shape fixed per bucket (:func:`fixed_shape_batches`: about
+  4,096 word pieces, the last pass filled with dummy rows). Measured on a 2-core AVX2
+  CPU, in fp32 and in (emulated) bf16: bit-identical vectors alone or among other texts,
+  at any position in a pass and with 1 or 2 threads (``benchmarks/README.md``).
 * ``"lsa"`` -- :class:`LSAEmbedder`, TF-IDF followed by truncated SVD (latent semantic
   analysis). No weights, a fraction of a second for thousands of abstracts: for quick
   looks and tests.
@@ -26,6 +37,7 @@ chosen by name with :func:`get_embedder`:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import Sequence
@@ -42,15 +54,19 @@ __all__ = [
     "HashingEmbedder",
     "LSAEmbedder",
     "SentenceTransformerEmbedder",
+    "fixed_shape_batches",
     "get_embedder",
+    "length_bucket",
     "native_bf16",
 ]
 
 logger = logging.getLogger(__name__)
 
-BACKENDS = ("minilm", "minilm-fp32", "lsa", "hashing")
+BACKENDS = ("minilm", "minilm-fp32", "lsa", "hashing", "static")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 LONG_TEXTS = ("window", "truncate")
+#: Padded lengths are multiples of this many word pieces (:func:`length_bucket`).
+BUCKET_STEP = 16
 
 
 @runtime_checkable
@@ -93,7 +109,9 @@ class SentenceTransformerEmbedder:
         ``"int8"`` quantises its linear layers dynamically (less faithful; see the module
         docs). The precision used is part of the cache fingerprint and of ``name``.
     batch_size
-        Texts per forward pass.
+        Texts per forward pass at the model's full length (256 word pieces); a pass of
+        shorter texts takes proportionally more (the same word pieces per pass, see
+        :func:`fixed_shape_batches`). Part of the cache fingerprint, as it fixes the shapes.
     long_texts
         What to do with a text longer than the model reads (256 word pieces for
         all-MiniLM-L6-v2; 54 of the 90 bundled abstracts are longer): ``"window"``
@@ -108,7 +126,7 @@ class SentenceTransformerEmbedder:
         model: str | os.PathLike[str] | None = None,
         *,
         precision: str = "auto",
-        batch_size: int = 32,
+        batch_size: int = 16,
         long_texts: str = "window",
     ):
         if precision not in PRECISIONS:
@@ -125,7 +143,11 @@ class SentenceTransformerEmbedder:
         self._model = None
 
     def fingerprint(self) -> str:
-        return f"{self._fingerprint}:{self.precision}" + (":windows" if self.long_texts == "window" else "")
+        # "shapes16": forward passes of fixed shape (fixed_shape_batches); vectors of the
+        # earlier batching (padded to the longest text of a batch of 32) differ in the last
+        # bits, so they are kept apart in the cache
+        shapes = f":shapes{BUCKET_STEP}x{1 if self.precision == 'int8' else self.batch_size}"
+        return f"{self._fingerprint}:{self.precision}" + (":windows" if self.long_texts == "window" else "") + shapes
 
     def __getstate__(self) -> dict:
         # Sent to other processes (Dask workers) without the loaded model; each loads its own.
@@ -189,16 +211,105 @@ class SentenceTransformerEmbedder:
         return pieces, np.asarray(owner)
 
     def _encode(self, texts: list[str], show_progress: bool) -> np.ndarray:
-        model = self._load()
-        options = dict(batch_size=self.batch_size, show_progress_bar=show_progress, convert_to_numpy=True)
-        if self.precision != "bf16":
-            return np.asarray(model.encode(list(texts), normalize_embeddings=True, **options), dtype=np.float32)
+        """Unit vectors of ``texts`` (each at most the model's length), in forward passes of
+        fixed shape (:func:`fixed_shape_batches`), so that each row depends on its text alone."""
         import torch
 
-        with torch.autocast("cpu", dtype=torch.bfloat16):
-            vectors = model.encode(list(texts), normalize_embeddings=False, **options)
-        vectors = np.asarray(vectors, dtype=np.float32)
-        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        model = self._load()
+        limit = int(model.max_seq_length)
+        batches = fixed_shape_batches(self._token_counts(model, texts), pass_pieces=self._pass_pieces(limit), limit=limit)
+        order, parts = [], []
+        precision = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
+        from tqdm.auto import tqdm
+
+        with torch.inference_mode(), precision, tqdm(total=len(texts), disable=not show_progress, unit="text") as bar:
+            for length, rows, members in batches:
+                features = _padded(_tokenize(model, [texts[i] for i in members]), length, rows, model.tokenizer)
+                parts.append(model(features)["sentence_embedding"][: len(members)].float().numpy())
+                order.append(members)
+                bar.update(len(members))
+        vectors = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        vectors[np.concatenate(order)] = np.concatenate(parts)
+        norms = np.sqrt(np.einsum("ij,ij->i", vectors.astype(np.float64), vectors.astype(np.float64)))
+        return (vectors / np.maximum(norms, 1e-12)[:, None]).astype(np.float32)
+
+    def _pass_pieces(self, limit: int) -> int:
+        """Word pieces per forward pass; 1 (one text per pass) for int8, whose dynamic
+        quantisation scales each pass by its largest value, so rows would share a scale."""
+        return 1 if self.precision == "int8" else self.batch_size * limit
+
+    @staticmethod
+    def _token_counts(model, texts: list[str], slice_size: int = 1024) -> np.ndarray:
+        """Word pieces of each text as the model reads it ([CLS] and [SEP] included, at most its length)."""
+        counts = [_tokenize(model, texts[i : i + slice_size])["attention_mask"].sum(1) for i in range(0, len(texts), slice_size)]
+        return np.concatenate([np.asarray(c, dtype=np.int64) for c in counts])
+
+
+def _tokenize(model, texts: list[str]) -> dict:
+    """sentence-transformers' own tokenisation (``preprocess`` from 5.x, ``tokenize`` before):
+    truncated to the model's length, padded to the longest of ``texts``."""
+    preprocess = getattr(model, "preprocess", None) or model.tokenize
+    return preprocess(texts)
+
+
+def _padded(features: dict, length: int, rows: int, tokenizer) -> dict:
+    """``features`` padded to ``rows`` x ``length``: word pieces by padding tokens (masked out,
+    on the tokenizer's padding side), missing rows by copies of the first (dummy rows,
+    dropped after the forward pass)."""
+    import torch
+
+    width = features["input_ids"].shape[1]
+    if width > length:
+        raise ValueError(f"texts of {width} word pieces in a pass of {length}")
+    side = (length - width, 0) if getattr(tokenizer, "padding_side", "right") == "left" else (0, length - width)
+    out = {}
+    for key, value in features.items():
+        if isinstance(value, torch.Tensor) and value.ndim == 2 and value.shape[1] == width:
+            fill = (getattr(tokenizer, "pad_token_id", None) or 0) if key == "input_ids" else 0
+            value = torch.nn.functional.pad(value, side, value=fill)
+            if len(value) < rows:
+                value = torch.cat([value, value[:1].expand(rows - len(value), -1)])
+        out[key] = value
+    return out
+
+
+def length_bucket(n_tokens, *, limit: int, step: int = BUCKET_STEP):
+    """The padded length of a text of ``n_tokens`` word pieces: ``n_tokens`` rounded up to
+    a multiple of ``step``, at most ``limit`` (the model's length). Works on arrays too.
+
+    It depends on the text's own length only, never on the texts embedded with it.
+    """
+    n_tokens = np.asarray(n_tokens)
+    if n_tokens.size and (n_tokens.min() < 1 or n_tokens.max() > limit):
+        raise ValueError(f"token counts must be from 1 to the model's length {limit}, got {n_tokens.min()} to {n_tokens.max()}")
+    return np.minimum(-(-n_tokens // step) * step, limit)
+
+
+def fixed_shape_batches(
+    n_tokens: Sequence[int], *, pass_pieces: int, limit: int, step: int = BUCKET_STEP
+) -> list[tuple[int, int, np.ndarray]]:
+    """Forward passes whose shape depends on no text but their own: ``(length, rows, indices)``.
+
+    Texts are grouped by :func:`length_bucket` (shortest bucket first, input order within
+    a bucket). A bucket of padded length ``length`` is embedded ``rows = pass_pieces //
+    length`` texts at a time (at least one), the last pass filled up with dummy rows, so
+    every pass of a bucket has the shape ``(rows, length)`` whatever else is embedded: the
+    same kernels run on every row, and a row's vector does not change with the other rows
+    of its pass (measured bit-identical at any position, neighbours and thread count).
+    Texts of similar length share passes, so short texts do not pay for long ones'
+    padding, and each pass holds about ``pass_pieces`` word pieces however short its texts.
+    """
+    if pass_pieces < 1:
+        raise ValueError(f"pass_pieces must be a positive integer, got {pass_pieces!r}")
+    buckets = length_bucket(np.asarray(n_tokens, dtype=np.int64), limit=limit, step=step)
+    batches = []
+    for length in np.unique(buckets).tolist():
+        members = np.flatnonzero(buckets == length)
+        rows = max(1, pass_pieces // length)
+        batches.extend((length, rows, members[i : i + rows]) for i in range(0, len(members), rows))
+    return batches
 
 
 class LSAEmbedder:
@@ -265,7 +376,8 @@ class HashingEmbedder:
 
 def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None) -> Embedder:
     """An embedder by name: ``"minilm"`` (precision "auto"), ``"minilm-fp32"`` (exact fp32),
-    ``"lsa"`` or ``"hashing"``.
+    ``"static"`` (:class:`topics.embedding.static.StaticEmbedder`, distilled from the same
+    model), ``"lsa"`` or ``"hashing"``.
 
     An object that already satisfies :class:`Embedder` is returned unchanged.
     """
@@ -279,4 +391,8 @@ def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike
         return LSAEmbedder()
     if backend == "hashing":
         return HashingEmbedder()
+    if backend == "static":
+        from topics.embedding.static import StaticEmbedder
+
+        return StaticEmbedder(model)
     raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")

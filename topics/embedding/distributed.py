@@ -15,8 +15,10 @@ does, with the encoding done by ``dask.distributed`` workers:
   (:meth:`topics.embedding.cache.EmbeddingCache.append`), so the workers need no shared disk and
   an interrupted run keeps every finished chunk.
 
-The vectors are those of the single-process path (same model, same precision; chunk
-boundaries differ, which moves bfloat16 results by less than 1e-4 in cosine).
+The vectors are those of the single-process path, bit for bit: a text's vector does not
+depend on the chunk it travels in, nor on the worker's thread count, because every
+forward pass has a shape fixed by its texts' own lengths
+(:func:`topics.embedding.backends.fixed_shape_batches`).
 Only backends whose vectors depend on each text alone can be split: the corpus-fitted
 ``lsa`` backend cannot. Requires ``pip install 'topics[dask]'``.
 """

@@ -1,6 +1,7 @@
 """What every figure shares: colours, layout, escaping, number formats.
 
-A topic has one colour across all charts (:func:`topic_colors`, outliers grey); user
+A topic has one colour across all charts (:func:`topic_colors`, outliers grey), except
+on the map, where the colours follow the areas (:func:`area_shades`); user
 text (titles, abstracts, topic and group names) goes through :func:`esc` before it
 reaches hover text or labels.
 """
@@ -12,7 +13,7 @@ import html
 import numpy as np
 import pandas as pd
 
-__all__ = ["LAYOUT", "OUTLIER_COLOR", "PALETTE", "esc", "group_column", "is_clear", "pct", "topic_colors"]
+__all__ = ["LAYOUT", "OUTLIER_COLOR", "PALETTE", "area_shades", "esc", "group_column", "is_clear", "pct", "topic_colors"]
 
 OUTLIER_COLOR = "#b0b0b0"
 # Plotly's Dark24 and Light24 qualitative palettes: 48 distinguishable colours.
@@ -35,6 +36,35 @@ def esc(value: object) -> str:
 def topic_colors(topics) -> dict[int, str]:
     """One colour per topic id, stable across figures (outlier topic -1 grey)."""
     return {int(t): OUTLIER_COLOR if int(t) == -1 else PALETTE[int(t) % len(PALETTE)] for t in topics}
+
+
+def _mix(color: str, other: str, weight: float) -> str:
+    """``color`` moved ``weight`` (0-1) of the way towards ``other`` (both ``#rrggbb``)."""
+    a = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + weight * (y - x)):02x}" for x, y in zip(a, b))
+
+
+def area_shades(topic_areas) -> dict[int, str]:
+    """One colour per topic, in shades of its area's colour: each area takes one of the
+    first 24 colours of :data:`PALETTE` (Dark24, by area id), and its topics (in id order) run from
+    darker to lighter versions of it. Outliers (topic -1) and topics without an area
+    (area -1) are grey.
+
+    ``topic_areas`` maps topic id to area id.
+    """
+    pairs = sorted((int(t), int(a)) for t, a in dict(topic_areas).items())
+    members: dict[int, list[int]] = {}
+    for t, a in pairs:
+        if t != -1 and a != -1:
+            members.setdefault(a, []).append(t)
+    out = {t: OUTLIER_COLOR for t, a in pairs if t == -1 or a == -1}
+    for a, ts in members.items():
+        base = PALETTE[a % 24]
+        for j, t in enumerate(ts):
+            f = -0.3 + 0.75 * j / (len(ts) - 1) if len(ts) > 1 else 0.0
+            out[t] = base if f == 0 else _mix(base, "#000000", -f) if f < 0 else _mix(base, "#ffffff", f)
+    return out
 
 
 def is_clear(direction) -> np.ndarray:

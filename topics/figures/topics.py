@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from topics.figures.style import LAYOUT, esc, group_column, pct, topic_colors
+from topics.figures.style import LAYOUT, area_shades, esc, group_column, pct, topic_colors
 from topics.text import first_sentence
 
 __all__ = ["MAP_MAX_POINTS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
@@ -71,20 +71,28 @@ def topic_map(
     max_points: int | None = MAP_MAX_POINTS,
     random_state: int = 0,
 ) -> go.Figure:
-    """Documents in 2-D, coloured by topic, names at topic centres, a year selector.
+    """Documents in 2-D, coloured by area, names at area and topic centres, a year selector.
 
     ``documents`` needs ``topic``, ``topic_label``, ``year`` and ``abstract``
-    (``title`` used for hover when present). One trace per (topic, year); the buttons
-    show one year, the other, or both. Above ``max_points`` papers only a stratified
-    sample is drawn (:func:`map_sample`, seeded by ``random_state``; ``None`` draws
-    every paper); topic names stay at the medians of all papers. The default title says
-    how many papers are shown, and ``fig.layout.meta`` holds ``n_points`` and
-    ``n_documents``.
+    (``title`` used for hover when present; ``area`` and ``area_label`` when present).
+    One trace per (topic, year), ordered by area; the buttons show one year, the other,
+    or both. With two or more areas the colours follow the areas (:func:`area_shades`:
+    a topic is a shade of its area's colour), each area's name sits at the median of its
+    papers, and the topic names (at their papers' medians) are hidden annotations named
+    ``"topic"``, for a page to show when the reader zooms in (the report does; every
+    point's hover names its topic); otherwise each topic has its own colour and its name
+    shows. Each point's ``customdata`` is its row position in ``documents``. A last,
+    empty trace with ``meta="search"`` is there for a page to circle papers in. Above
+    ``max_points`` papers only a stratified sample is drawn (:func:`map_sample`, seeded
+    by ``random_state``; ``None`` draws every paper); names stay at the medians of all
+    papers. The default title says how many papers are shown, and ``fig.layout.meta``
+    holds ``n_points``, ``n_documents`` and ``x_span`` (the width of all papers' x range).
     """
     coords = np.asarray(coords)
     if coords.shape != (len(documents), 2):
         raise ValueError(f"coords must have shape ({len(documents)}, 2), got {coords.shape}")
-    all_docs = documents.reset_index(drop=True).assign(x=coords[:, 0], y=coords[:, 1])
+    all_docs = documents.reset_index(drop=True).assign(x=coords[:, 0].astype(np.float32), y=coords[:, 1].astype(np.float32))
+    all_docs["row"] = np.arange(len(all_docs))
     shown = np.arange(len(all_docs)) if max_points is None else map_sample(all_docs, max_points=max_points, random_state=random_state)
     docs = all_docs.iloc[shown].reset_index(drop=True) if len(shown) < len(all_docs) else all_docs
     if title is None:
@@ -93,14 +101,16 @@ def topic_map(
             else f"Topic map: {len(docs):,} of {len(all_docs):,} papers (sampled within each topic and year), "
             "placed by the similarity of their abstracts"
         )
-    titles = docs["title"] if "title" in docs else pd.Series("", index=docs.index)
-    docs["hover"] = [
-        f"<b>{esc(t if t else first_sentence(a, max_chars=110))}</b><br>{y} · {esc(lbl)}"
-        for t, a, y, lbl in zip(titles.fillna(""), docs["abstract"], docs["year"], docs["topic_label"])
-    ]
-    colors = topic_colors(docs["topic"].unique())
+    titles = docs["title"].fillna("").astype(str) if "title" in docs else pd.Series("", index=docs.index)
+    docs["hover"] = [esc(t if t else first_sentence(a, max_chars=110)) for t, a in zip(titles, docs["abstract"])]
+    topic_area = (
+        all_docs.drop_duplicates("topic").set_index("topic")["area"].astype(int).to_dict() if "area" in all_docs
+        else {int(t): -1 for t in all_docs["topic"].unique()}
+    )
+    by_area = len({a for a in topic_area.values() if a != -1}) >= 2
+    colors = area_shades(topic_area) if by_area else topic_colors(docs["topic"].unique())
     years = sorted(int(y) for y in docs["year"].unique())
-    order = sorted(docs["topic"].unique(), key=lambda t: (t == -1, t))
+    order = sorted(docs["topic"].unique(), key=lambda t: (t == -1, topic_area.get(int(t), -1) if by_area else 0, t))
     fig = go.Figure()
     trace_years = []
     for t in order:
@@ -111,29 +121,45 @@ def topic_map(
             label = part["topic_label"].iloc[0]
             fig.add_trace(
                 go.Scattergl(
-                    x=part["x"], y=part["y"], mode="markers",
+                    x=part["x"].to_numpy(), y=part["y"].to_numpy(), mode="markers",
                     name=esc(f"{t}: {label}" if t != -1 else label),
                     legendgroup=str(t), showlegend=y == min(docs.loc[docs["topic"] == t, "year"]),
                     marker=dict(color=colors[int(t)], size=6 if t != -1 else 4, opacity=0.8 if t != -1 else 0.45,
                                 symbol="circle" if y == years[-1] else "diamond"),
-                    hovertext=part["hover"], hoverinfo="text",
+                    hovertext=part["hover"].tolist(), customdata=part["row"].to_numpy(),
+                    hovertemplate=f"<b>%{{hovertext}}</b><br>{y} · {esc(label)}<extra></extra>",
                 )
             )
             trace_years.append(y)
+    fig.add_trace(go.Scattergl(
+        x=[], y=[], mode="markers", name="search matches", meta="search", showlegend=False, hoverinfo="skip",
+        marker=dict(size=12, color="rgba(0,0,0,0)", line=dict(width=2, color="#111")),
+    ))
+    trace_years.append(None)  # the search trace shows whatever the year
     centres = all_docs[all_docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
     for _, row in centres.iterrows():
-        fig.add_annotation(x=row["x"], y=row["y"], text=esc(row["topic_label"]), showarrow=False,
-                           font=dict(size=11, color="#111"), bgcolor="rgba(255,255,255,0.7)")
+        fig.add_annotation(x=row["x"], y=row["y"], text=esc(row["topic_label"]), showarrow=False, name="topic",
+                           visible=not by_area, font=dict(size=11, color="#111"), bgcolor="rgba(255,255,255,0.7)")
+    if by_area:
+        first = {}  # each area's first topic: the darkest shade, for its name
+        for t, a in sorted(topic_area.items()):
+            if t != -1:
+                first.setdefault(a, t)
+        areas = all_docs[all_docs["area"] != -1].groupby(["area", "area_label"])[["x", "y"]].median().reset_index()
+        for _, row in areas.iterrows():
+            fig.add_annotation(x=row["x"], y=row["y"], text=f"<b>{esc(row['area_label'])}</b>", showarrow=False, name="area",
+                               font=dict(size=14, color=colors[first[int(row["area"])]]),
+                               bgcolor="rgba(255,255,255,0.8)", bordercolor="#999", borderwidth=1)
     everything = "Both years" if len(years) == 2 else "All years"
     buttons = [dict(label=everything, method="restyle", args=[{"visible": [True] * len(trace_years)}])]
     for y in years:
-        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty == y for ty in trace_years]}]))
+        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty in (y, None) for ty in trace_years]}]))
     fig.update_layout(
         **LAYOUT, title=title, height=650,
         xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False),
         yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False),
         legend=dict(title="Topic (click to hide)", itemsizing="constant"),
-        meta={"n_points": len(docs), "n_documents": len(all_docs)},
+        meta={"n_points": len(docs), "n_documents": len(all_docs), "x_span": float(np.ptp(coords[:, 0])) if len(coords) else 0.0},
         updatemenus=[dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)],
     )
     return fig

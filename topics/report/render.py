@@ -2,13 +2,17 @@
 
 :func:`render_report` turns an :class:`topics.pipeline.Analysis` into one HTML string;
 :func:`write_report` writes it. The page works offline and from ``file://``: plotly.js
-is inlined once, nothing is fetched from a network, and no external font or style is
-used. Abstracts are untrusted text: the Jinja2 environment autoescapes, and the figure
-builders escape hover text.
+is inlined once, gzip-compressed (the page unpacks it with the browser's
+``DecompressionStream`` and then draws the charts), nothing is fetched from a network,
+and no external font or style is used. Abstracts are untrusted text: the Jinja2 environment autoescapes, the figure
+builders escape hover text, and the paper explorer's data is JSON that cannot end its
+``<script>`` element (:func:`topics.report.explorer.script_json`) and that its script
+writes into the page as text only.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 from datetime import date
@@ -19,7 +23,8 @@ import jinja2
 
 from topics import figures
 from topics.pipeline import Analysis
-from topics.report.sections import area_rows, theme_section, topic_cards
+from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
+from topics.report.sections import area_rows, new_topic_section, theme_section, topic_cards
 
 __all__ = ["build_figures", "render_report", "write_report"]
 
@@ -35,9 +40,11 @@ _HOW_TO_READ = {
     "with no change. Faded bars did not pass the false-discovery correction.",
     "significance": "Each dot is a topic: further right means it grew more, higher means stronger evidence. "
     "Only dots above the dashed line (q < 0.05) are changes we can call real; size is the number of papers.",
-    "map": "Each point is a paper; papers with similar abstracts lie close together. Colours are topics, grey points "
-    "are outliers that fit no topic. Use the buttons to show one year, and click legend entries to hide topics. "
-    "Distances between far-apart groups mean little in this layout.",
+    "map": "Each point is a paper; papers with similar abstracts lie close together. Colours follow the areas (shades of "
+    "one colour are the topics of one area), grey points are outliers that fit no topic. Area names sit at their "
+    "centres; zoom in (drag a box) to see the topic names, or hover over a point. Search to circle the matching "
+    "papers, click a point to read its abstract, use the buttons to show one year, and click legend entries to "
+    "hide topics. Distances between far-apart groups mean little in this layout.",
     "sizes": "Bars are shares of each year's papers, so years of different size compare fairly; "
     "whiskers are 95 % intervals.",
     "terms": "The words that most distinguish each topic from the others (class-based TF-IDF over words and "
@@ -54,6 +61,8 @@ _HOW_TO_READ = {
     "heatmap": "Each cell: how much more (red) or less (blue) common a topic is in one group than in the others, as a "
     "log-odds z-score with the pooled shares as prior; |z| above 2 is unusual for one cell. Bold topic names differ "
     "clearly between the groups (chi-square test, q < 0.05).",
+    "area_sizes": "Areas group related topics: each area's share of the papers, with its 95 % interval. The charts "
+    "below break the areas down into topics.",
     "area_slopes": "Areas group related topics: each area's linear trend in percentage points per year with its "
     "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
     "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
@@ -129,6 +138,14 @@ def _how(key: str, analysis: Analysis) -> str:
     return _HOW_TO_READ[key]
 
 
+@functools.lru_cache(maxsize=1)
+def _plotly_packed() -> str:
+    """plotly.js, gzip-compressed and base64-encoded (4.8 MB -> 2.0 MB), packed once per process."""
+    from plotly.offline import get_plotlyjs
+
+    return pack_text(get_plotlyjs())
+
+
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
     """The complete report as one HTML string.
 
@@ -146,8 +163,6 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     dataset
         A short description of the input, for the methods section.
     """
-    from plotly.offline import get_plotlyjs
-
     comparison = analysis.comparison
     by, groups = comparison.by, comparison.groups
     a, b = groups[0], groups[-1]
@@ -163,6 +178,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     if themes is not None:
         themes["chart"] = next(c for c in charts if c["key"] == "themes")
         charts = [c for c in charts if c["key"] != "themes"]
+    explorer = explorer_data(analysis)
     settings = analysis.settings
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("topics.report", "templates"),
@@ -175,6 +191,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         year_a=a,
         year_b=b,
         kind=comparison.kind,
+        compares=comparison.compares,
         by=by,
         groups=groups,
         rows=comparison.rows(stability=analysis.stability, bursts=analysis.bursts),
@@ -185,6 +202,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         charts=charts,
         cards=topic_cards(analysis),
         themes=themes,
+        new=new_topic_section(analysis),
         settings=settings,
         outliers_counted=bool(settings.get("include_outliers")),
         n_topics=int((analysis.topics["topic"] != -1).sum()),
@@ -192,7 +210,13 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         dataset=dataset,
         versions=_versions(),
         generated=date.today().isoformat(),
-        plotlyjs=get_plotlyjs(),
+        plotlyjs_packed=_plotly_packed(),
+        explorer={
+            "n_papers": explorer["n_papers"], "n_documents": explorer["n_documents"], "max_papers": explorer["max_papers"],
+            "themes": explorer["themes"], "has_url": explorer["has_url"], "k": N_NEIGHBORS,
+        },
+        explorer_json=script_json(explorer),
+        explorer_js=explorer_script(),
     )
 
 

@@ -6,12 +6,14 @@ numbers and text; the Jinja2 template escapes and lays them out.
 
 from __future__ import annotations
 
+import numpy as np
+
 from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
 from topics.text import first_sentence
 from topics.themes.tracking import narrate_themes, theme_topics
 
-__all__ = ["area_rows", "theme_section", "topic_cards"]
+__all__ = ["area_rows", "new_topic_section", "theme_section", "topic_cards"]
 
 
 def topic_cards(analysis: Analysis) -> list[dict]:
@@ -79,7 +81,7 @@ def area_rows(analysis: Analysis) -> list[dict]:
         members = analysis.topics[(analysis.topics["area"] == area.area) & (analysis.topics["topic"] != -1)]
         rows.append(
             {
-                "label": area.label, "n_docs": int(area.n_docs),
+                "area": int(area.area), "label": area.label, "n_docs": int(area.n_docs),
                 "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
                 "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
                 "q": float(c["q_value"]), "direction": c["direction"],
@@ -127,3 +129,38 @@ def theme_section(analysis: Analysis) -> dict | None:
                        for t in where.itertuples(index=False)],
         })
     return {"rows": rows, "cards": cards}
+
+
+def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | None:
+    """The "New in <year>" section of an updated analysis (:func:`topics.update.update`):
+    what was added, and each candidate new topic with its papers (the ``max_papers``
+    nearest its centre first); ``None`` where no papers were added."""
+    added = analysis.new_papers
+    if not len(added):
+        return None
+    about = analysis.settings.get("update", {})
+    years = about.get("years") or sorted(int(y) for y in added["year"].unique())
+    docs = analysis.documents
+    colors = topic_colors(analysis.topics["topic"])
+    emb = analysis.embeddings
+    topics = []
+    for row in analysis.new_topics.itertuples(index=False):
+        members = np.flatnonzero(docs["topic"].to_numpy() == row.topic)
+        centre = analysis.model.topic_embeddings_[row.topic]
+        x = emb[members] / np.maximum(np.linalg.norm(emb[members], axis=1, keepdims=True), 1e-12)
+        order = members[np.argsort(-(x @ centre), kind="stable")]
+        topics.append({
+            "topic": int(row.topic), "label": row.label, "n_docs": int(row.n_docs), "terms": row.top_terms,
+            "area": row.area_label, "color": colors[row.topic], "name_coverage": float(row.name_coverage),
+            "tightness": float(row.tightness),
+            "papers": [{"title": docs["title"].iloc[i] or first_sentence(docs["abstract"].iloc[i]), "year": int(docs["year"].iloc[i])}
+                       for i in order[:max_papers]],
+            "more": max(0, len(order) - max_papers),
+        })
+    return {
+        "years": "–".join(str(y) for y in (years[0], years[-1])) if len(years) > 1 else str(years[0]),
+        "fitted_years": ", ".join(map(str, about.get("fitted_years", []))),
+        "n_new": len(added), "n_novel": int(added["novel"].sum()), "n_outliers": int((added["topic"] == -1).sum()),
+        "cut": about.get("novelty_cut"), "quantile": about.get("novelty_quantile"),
+        "min_cluster_size": about.get("min_cluster_size"), "method": about.get("method"), "topics": topics,
+    }

@@ -9,6 +9,10 @@ return one of three types, chosen by the groups compared:
 * :class:`Groups` -- three or more unordered groups (venues): chi-square tests and
   log-odds leans.
 
+A corpus of one year has nothing to compare: :func:`topics.stats.groups.describe_group`
+returns a :class:`OneGroup`, which describes the topics (their sizes) through the same
+methods, so the report and the tables need no comparison to exist.
+
 Each holds the per-topic ``table`` (a tidy DataFrame, its columns documented in
 :func:`~topics.stats.groups.compare_groups`), the grouping column ``by``, the ``groups``
 in order and the documents counted per group (``sizes``). Each knows how to say what it
@@ -28,7 +32,7 @@ import pandas as pd
 from topics import figures
 from topics.stats import narration
 
-__all__ = ["Comparison", "Groups", "Trend", "TwoGroups"]
+__all__ = ["Comparison", "Groups", "OneGroup", "Trend", "TwoGroups"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +57,9 @@ class Comparison:
     kind: ClassVar[str] = ""
     #: Key of the chart that shows this kind of comparison in one picture (used for areas).
     overview_key: ClassVar[str] = ""
+    #: Whether groups are compared (``False`` only for :class:`OneGroup`): the comparison
+    #: tables and the report's comparison sections exist only then.
+    compares: ClassVar[bool] = True
 
     table: pd.DataFrame
     by: str
@@ -327,3 +334,53 @@ class Groups(Comparison):
 
     def tag(self, row):
         return ("", "") if row is None else _lean_tag(row["leans"])
+
+
+@dataclass(frozen=True, eq=False)
+class OneGroup(Comparison):
+    """One group (a corpus of one year): nothing is compared. Per topic the papers and
+    their share of the group with a 95 % Wilson interval, largest first; the summary and
+    the charts describe the topics."""
+
+    kind: ClassVar[str] = "one_group"
+    overview_key: ClassVar[str] = "sizes"
+    compares: ClassVar[bool] = False
+
+    @property
+    def group(self):
+        """The one group (for years: the year)."""
+        return self.groups[0]
+
+    def narrate(self, *, stability=None, bursts=None, areas=None, max_items=5, alpha=0.05):
+        return narration.narrate_one_group(self, areas=areas, max_items=max_items)
+
+    def figures(self, prevalence, *, areas=None, topic_map=None):
+        out = _area_chart(areas, title=f"How big is each area? Share of the {self.group} papers")
+        out |= _map(topic_map)
+        out["sizes"] = figures.topic_sizes(prevalence)
+        return out
+
+    def prevalence(self) -> pd.DataFrame:
+        """The table in the layout of :func:`topics.stats.trends.prevalence` (one group)."""
+        g, t = self.group, self.table
+        out = pd.DataFrame({
+            self.by: g, "topic": t["topic"], "label": t["label"], "n_docs": t[f"n_{g}"], f"{self.by}_total": self.sizes[g],
+            "share": t[f"share_{g}"], "ci_low": t["ci_low"], "ci_high": t["ci_high"], "outliers_counted": t["outliers_counted"],
+        })
+        out.attrs["by"] = self.by
+        return out
+
+    def overview(self, *, title=None):
+        return figures.topic_sizes(self.prevalence(), title=title)
+
+    def rows(self, *, stability=None, bursts=None):
+        return []
+
+    def tag(self, row):
+        return "", ""
+
+    def title(self, venue):
+        return f"{venue} {self.group}: topics" if self.by == "year" else f"{venue}, {self.by} {self.group}: topics"
+
+    def file_stem(self, venue_stem):
+        return f"{venue_stem}-{self.group}" if self.by == "year" else f"{venue_stem}-{self.by}-{self.group}"

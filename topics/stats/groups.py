@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
+from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
 from topics.stats.trends import (
     benjamini_hochberg,
     cochran_armitage,
@@ -48,6 +48,7 @@ from topics.stats.trends import (
     log_odds_z,
     topic_labels,
     two_group_table,
+    wilson_interval,
 )
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "check_group_sizes",
     "classify_trends",
     "compare_groups",
+    "describe_group",
     "resolve_groups",
 ]
 
@@ -407,3 +409,44 @@ def compare_groups(
     out["outliers_counted"] = include_outliers
     out = out.sort_values(["chi2", "topic"], ascending=[False, True]).reset_index(drop=True)
     return Groups(out, **common)
+
+
+def describe_group(documents: pd.DataFrame, by: str = "year", group=None, *, include_outliers: bool = False) -> OneGroup:
+    """The topics of one group, where there is nothing to compare (a corpus of one year).
+
+    ``documents`` as for :func:`compare_groups`; ``group`` is the value of ``by`` whose
+    papers are described (default: the only one present).
+
+    Returns
+    -------
+    OneGroup
+        Its ``table`` has one row per topic: ``topic``, ``label``, ``n_<g>``,
+        ``share_<g>`` (of the group's papers with a topic, or of all its papers with
+        ``include_outliers``), ``ci_low``, ``ci_high`` (95 % Wilson interval of the
+        share), ``outliers_counted``; largest topic first.
+    """
+    if "topic" not in documents.columns:
+        raise ValueError("documents table lacks column topic")
+    if by not in documents.columns:
+        raise ValueError(f"no column {by!r} to group by (columns: {', '.join(map(str, documents.columns))})")
+    present = _sort_groups(_native(v) for v in documents[by].dropna().unique())
+    if group is None:
+        if len(present) != 1:
+            raise ValueError(f"column {by!r} has {len(present)} values; name the group to describe")
+        group = present[0]
+    group = _native(group)
+    if group not in present:
+        raise ValueError(f"{by} {group!r} is not in the documents ({by} values present: {', '.join(map(str, present))})")
+    docs = documents[documents[by] == group]
+    if not include_outliers:
+        docs = docs[docs["topic"] != -1]
+    if docs.empty:
+        raise ValueError(f"{by} {group} has no documents with a topic; nothing to describe")
+    counts = docs["topic"].value_counts()
+    out = pd.DataFrame({"topic": counts.index.to_numpy(dtype=int), f"n_{group}": counts.to_numpy(dtype=int)})
+    out.insert(1, "label", out["topic"].map(topic_labels(docs)).astype(object).fillna(out["topic"].astype(str)))
+    out[f"share_{group}"] = out[f"n_{group}"] / len(docs)
+    out["ci_low"], out["ci_high"] = wilson_interval(out[f"n_{group}"].to_numpy(), len(docs))
+    out["outliers_counted"] = include_outliers
+    out = out.sort_values([f"n_{group}", "topic"], ascending=[False, True]).reset_index(drop=True)
+    return OneGroup(out, by=by, groups=(group,), sizes={group: len(docs)})

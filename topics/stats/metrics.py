@@ -13,8 +13,9 @@ itself (nothing external is needed):
 * **Outlier share**: papers without a topic.
 * **Seed agreement**: refits of the same model with other seeds on the same
   embeddings; the mean adjusted Rand index (ARI) between every two of the fits (outliers
-  as one group), the share of the reference's topics that come back (Jaccard index of
-  papers >= 0.5, :func:`topics.stats.stability.match_topics`) in every refit, and, with two
+  as one group), the share of the reference's topics that come back (matched one to one,
+  :func:`topics.stats.alignment.align_topics`, with a Jaccard index of papers >= 0.5) in
+  every refit, and, with two
   years, the share of the reference's clear changes that come back with the same
   direction in every refit.
 * **Agreement with labels** where the corpus has a label column: normalised mutual
@@ -209,10 +210,11 @@ def seed_agreement(labelings: Sequence[Sequence[int]], *, min_jaccard: float = 0
     -------
     dict
         ``mean_ari`` (over every pair of labellings, outliers as one group),
-        ``min_ari``, ``topics_recovered`` (share of the reference's topics whose best
-        match has Jaccard >= ``min_jaccard`` in every other labelling).
+        ``min_ari``, ``topics_recovered`` (share of the reference's topics whose one-to-one
+        match, :func:`topics.stats.alignment.align_topics`, has Jaccard >= ``min_jaccard``
+        in every other labelling).
     """
-    from topics.stats.stability import match_topics
+    from topics.stats.alignment import align_topics
 
     labelings = [np.asarray(lab) for lab in labelings]
     if len(labelings) < 2:
@@ -222,8 +224,9 @@ def seed_agreement(labelings: Sequence[Sequence[int]], *, min_jaccard: float = 0
     topics = [t for t in np.unique(reference) if t != -1]
     back = np.ones(len(topics), dtype=bool)
     for other in labelings[1:]:
-        matches = match_topics(reference, other).set_index("topic")
-        back &= np.array([matches.loc[t, "jaccard"] >= min_jaccard for t in topics], dtype=bool)
+        matches = align_topics(reference, other, min_jaccard=min_jaccard)
+        matches = matches[matches["topic"] != -1].set_index("topic")
+        back &= np.array([bool(matches.loc[t, "matched"]) for t in topics], dtype=bool)
     return {
         "mean_ari": float(np.mean(aris)),
         "min_ari": float(np.min(aris)),

@@ -17,6 +17,7 @@ __all__ = [
     "describe_trend",
     "narrate_areas",
     "narrate_groups",
+    "narrate_one_group",
     "narrate_pair",
     "narrate_trend",
     "narrate_years",
@@ -289,4 +290,29 @@ def narrate_pair(pair, *, max_items: int = 5, alpha: float = 0.05) -> list[str]:
         sentences.append(
             f"With {min(n_a, n_b):,} papers in the smaller group, differences of this size are within what chance allows."
         )
+    return sentences
+
+
+def narrate_one_group(single, *, areas=None, max_items: int = 5) -> list[str]:
+    """Describe the topics of one group (:class:`~topics.stats.comparison.OneGroup`): how
+    many papers and topics, the largest topics with their shares, the areas, and that
+    nothing is compared (a later year can be added with ``topics update``)."""
+    table = single.table
+    topics = table[table["topic"] != -1].sort_values(["n_" + str(single.group), "topic"], ascending=[False, True])
+    n = int(single.sizes[single.group])
+    what = f"the {single.group} papers" if single.by == "year" else f"the papers of {single.by} {single.group}"
+    basis = _basis(table)
+    counted = "" if single.outliers_counted else " with a topic"
+    sentences = [f"{capitalize(what)} ({_count(n, 'paper')}{counted}) fall into {_count(len(topics), 'topic')}."]
+    top = [f"{row['label']} ({100 * row['share_' + str(single.group)]:.1f} %)" for _, row in topics.head(max_items).iterrows()]
+    if top:
+        sentences.append(f"The largest: {_listing(top)}.")
+    if areas is not None:
+        n_areas = int((areas.table["topic"] != -1).sum())
+        if n_areas > 1:
+            sentences.append(f"The topics group into {n_areas} areas.")
+    sentences.append(
+        f"With one {single.by} there is nothing to compare: "
+        f"shares are of {basis}, and `topics update` adds a later year to a saved analysis."
+    )
     return sentences

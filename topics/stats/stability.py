@@ -3,10 +3,16 @@
 UMAP's layout depends on its seed and HDBSCAN's clusters on the layout, so a topic, and
 the change in its share between two years, may be an accident of one seed.
 :func:`seed_stability` refits the same (unfitted copy of the) model with other seeds on
-the same embeddings, matches each topic of the reference fit to the refitted topic that
-shares the most papers with it (:func:`match_topics`, Jaccard index of the two paper
-sets), and counts in how many seeds the topic comes back and its change points the same
-way ("grew", "shrank" or "no clear change" at the same false-discovery rate).
+the same embeddings, matches the topics of the reference fit one to one with the
+refitted topics (:func:`topics.stats.alignment.align_topics`: the optimal assignment on
+the Jaccard index of the papers two topics share, centroid similarity breaking ties), and
+counts in how many seeds the topic comes back and its change points the same way
+("grew", "shrank" or "no clear change" at the same false-discovery rate). The table says
+in how many seeds a topic had no match, and how many refitted topics had no reference
+topic to match (``attrs``).
+
+:func:`match_topics` (each topic's best match, which two topics may share) is kept for
+callers that want the many-to-one view.
 """
 
 from __future__ import annotations
@@ -18,10 +24,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
+from topics.stats.alignment import align_topics
 from topics.stats.comparison import TwoGroups
 from topics.stats.trends import compare_years
 
-__all__ = ["labeling_stability", "match_topics", "seed_stability"]
+__all__ = ["STABILITY_COLUMNS", "labeling_stability", "match_topics", "seed_stability"]
 
 logger = logging.getLogger(__name__)
 
@@ -84,8 +91,8 @@ def seed_stability(
     seeds
         The other seeds (the reference seed would only repeat the reference fit).
     min_jaccard
-        A topic "comes back" in a seed when its best match shares at least this Jaccard
-        index of papers with it.
+        A topic "comes back" in a seed when the refitted topic it is matched to one to one
+        shares at least this Jaccard index of papers with it.
     refits
         Models already fitted with ``seeds`` (in that order), to reuse instead of refitting.
 
@@ -100,7 +107,9 @@ def seed_stability(
         refits = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings) for seed in seeds]
     elif len(refits) != len(seeds):
         raise ValueError(f"{len(refits)} refits for {len(seeds)} seeds")
-    return labeling_stability(corpus, model.labels_, comparison, [r.labels_ for r in refits], seeds=seeds, min_jaccard=min_jaccard)
+    return labeling_stability(
+        corpus, model.labels_, comparison, [r.labels_ for r in refits], seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
+    )
 
 
 def labeling_stability(
@@ -111,22 +120,30 @@ def labeling_stability(
     *,
     seeds: Sequence[int],
     min_jaccard: float = 0.5,
+    embeddings: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Which topics of the ``reference`` labelling, and which of their changes, hold in ``others``.
 
     ``others`` are topic assignments of the same documents from refits with ``seeds``;
     ``comparison`` is the reference's two-year comparison (:func:`topics.stats.trends.compare_years`).
+    Each refit's topics are matched one to one with the reference's
+    (:func:`topics.stats.alignment.align_topics`); with ``embeddings`` (one row per
+    document) the topics' centroid similarity breaks ties between equal Jaccard indices.
 
     Returns
     -------
     pandas.DataFrame
         One row per topic of ``comparison`` other than -1, in its order: ``topic``,
         ``label``, ``n_seeds``, ``recovered`` (seeds in which the topic came back),
-        ``mean_jaccard`` (of the best matches over all seeds), ``same_direction`` (seeds in
-        which it came back and its change had the reference's direction),
-        ``diff_pp_min`` and ``diff_pp_max`` (the range of the matched topics' changes,
-        NaN where it never came back), and ``stable`` (came back with the same direction
-        in every seed).
+        ``unmatched`` (seeds in which it had no match: no refitted topic left to pair it
+        with, or one sharing less than ``min_jaccard``; ``n_seeds - recovered``),
+        ``mean_jaccard`` (of the one-to-one matches over all seeds, 0 where there was
+        none), ``same_direction`` (seeds in which it came back and its change had the
+        reference's direction), ``diff_pp_min`` and ``diff_pp_max`` (the range of the
+        matched topics' changes, NaN where it never came back), and ``stable`` (came back
+        with the same direction in every seed). ``attrs`` hold ``seeds``, ``min_jaccard``
+        and ``refit_unmatched``: per seed (in order), the refitted topics no reference
+        topic was matched to.
     """
     if not 0 < min_jaccard <= 1:
         raise ValueError(f"min_jaccard must be in (0, 1], got {min_jaccard}")
@@ -136,14 +153,23 @@ def labeling_stability(
     counted = comparison.outliers_counted
     table = comparison.table
     reference_table = table[table["topic"] != -1].set_index("topic")
-    per_seed = []
+    reference = np.asarray(reference, dtype=int)
+    reference_centroids = None if embeddings is None else _centroids(embeddings, reference)
+    per_seed, refit_unmatched = [], []
     for seed, labels in zip(seeds, others):
-        documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": np.asarray(labels)})
+        labels = np.asarray(labels, dtype=int)
+        documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": labels})
         other = compare_years(documents, year_a, year_b, include_outliers=counted).table.set_index("topic")
-        matches = match_topics(reference, labels).set_index("topic")
-        for topic in reference_table.index:  # every reference topic has a row in matches
-            best = matches.loc[topic]
-            back = best["jaccard"] >= min_jaccard and int(best["match"]) in other.index
+        alignment = align_topics(
+            reference, labels, min_jaccard=min_jaccard, reference_centroids=reference_centroids,
+            other_centroids=None if embeddings is None else _centroids(embeddings, labels),
+        )
+        matched = alignment[alignment["matched"]]
+        refit_unmatched.append(sorted(set(np.unique(labels[labels != -1]).tolist()) - set(matched["match"].tolist())))
+        matches = alignment[alignment["topic"] != -1].set_index("topic")
+        for topic in reference_table.index:
+            best = matches.loc[topic] if topic in matches.index else {"match": -1, "jaccard": 0.0, "matched": False}
+            back = bool(best["matched"]) and int(best["match"]) in other.index
             row = other.loc[int(best["match"])] if back else None
             per_seed.append(
                 {
@@ -155,7 +181,7 @@ def labeling_stability(
                     "diff_pp": float(row["diff_pp"]) if back else np.nan,
                 }
             )
-        logger.info("seed %d: %d topics", seed, len(other))
+        logger.info("seed %d: %d topics, %d matched one to one", seed, len(other), len(matched))
     runs = pd.DataFrame(per_seed)
     summary = runs.groupby("topic", sort=False).agg(
         recovered=("recovered", "sum"),
@@ -167,7 +193,22 @@ def labeling_stability(
     out = reference_table[["label"]].join(summary).reset_index()
     out.insert(2, "n_seeds", len(seeds))
     out["recovered"] = out["recovered"].astype(int)
+    out["unmatched"] = len(seeds) - out["recovered"]
     out["same_direction"] = out["same_direction"].astype(int)
     out["stable"] = out["same_direction"] == len(seeds)
-    out.attrs.update(seeds=[int(s) for s in seeds], min_jaccard=min_jaccard)
-    return out[["topic", "label", "n_seeds", "recovered", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable"]]
+    out.attrs.update(seeds=[int(s) for s in seeds], min_jaccard=min_jaccard, refit_unmatched=refit_unmatched)
+    return out[STABILITY_COLUMNS]
+
+
+#: The columns of :func:`labeling_stability`'s table, in order.
+STABILITY_COLUMNS = [
+    "topic", "label", "n_seeds", "recovered", "unmatched", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable",
+]
+
+
+def _centroids(embeddings: np.ndarray, labels: np.ndarray) -> dict[int, np.ndarray]:
+    """The mean embedding of each topic of ``labels`` (-1 left out)."""
+    x = np.asarray(embeddings, dtype=np.float64)
+    if len(x) != len(labels):
+        raise ValueError(f"{len(x)} embeddings for {len(labels)} documents")
+    return {int(t): x[labels == t].mean(axis=0) for t in np.unique(labels[labels != -1])}

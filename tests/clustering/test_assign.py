@@ -1,0 +1,97 @@
+"""New papers into fitted topics: the fit's own rule for papers it did not cluster, a
+confidence that means what a fitted paper's does, and novelty calibrated on the fit."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from tests.conftest import make_theme_corpus
+from topics.clustering.assign import assign_documents, fitted_similarity, novelty_cut, place_runs, vote_topics
+from topics.clustering.model import TopicModel
+from topics.embedding.backends import HashingEmbedder
+from topics.embedding.embed import embed_texts
+
+
+def test_the_fitted_papers_keep_their_topics(theme_corpus, theme_embeddings, theme_model):
+    assigned = theme_model.transform(theme_corpus, theme_embeddings)
+    assert list(assigned.columns) == ["doc_id", "topic", "topic_label", "confidence", "similarity", "nearest_topic", "novel"]
+    assert (assigned["doc_id"] == theme_corpus["doc_id"]).all()
+    assert (assigned["topic"].to_numpy() == theme_model.labels_).mean() >= 0.95
+    assert assigned["topic_label"].tolist() == [theme_model.topic_names_[t] for t in assigned["topic"]]
+    assert not assigned["novel"].any()  # each paper is measured against centroids it is part of
+
+
+def test_a_new_paper_follows_the_rule_the_fit_used_for_papers_outside_the_landmarks():
+    corpus = make_theme_corpus(n_per_theme=50)
+    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
+    fit = TopicModel(n_landmarks=120, n_runs=3, random_state=0, n_jobs=1).fit(corpus, embeddings)
+    rest = np.setdiff1d(np.arange(len(corpus)), fit.landmarks_)
+    assigned = fit.transform(corpus.iloc[rest], embeddings[rest])
+    np.testing.assert_array_equal(assigned["topic"].to_numpy(), fit.labels_[rest])
+    # each run's cluster is the one the fit extended to these papers from the landmarks
+    np.testing.assert_array_equal(place_runs(fit, embeddings[rest]), fit.runs_[:, rest])
+    assert place_runs(fit, embeddings[:0]).shape == (len(fit.runs_), 0)
+    # the same quantity as the fit's confidence, counted with these papers added once more
+    assert np.abs(assigned["confidence"].to_numpy() - fit.confidence_[rest]).mean() < 0.05
+
+
+def test_papers_of_a_theme_the_model_never_saw_are_novel():
+    corpus = make_theme_corpus(n_per_theme=40)
+    embeddings = embed_texts(corpus["abstract"].tolist(), "lsa", cache=False)  # one space for all four themes
+    seen = corpus["theme"] != "speech"
+    train = seen & (corpus.index % 4 != 0)  # a quarter of the seen themes' papers are held out
+    model = TopicModel(random_state=0, n_jobs=1, n_runs=4).fit(corpus[train], embeddings[train.to_numpy()])
+    unseen = model.transform(corpus[~seen], embeddings[~seen.to_numpy()])
+    held_out = model.transform(corpus[seen & ~train], embeddings[(seen & ~train).to_numpy()])
+    assert unseen["novel"].mean() > 0.9
+    assert held_out["novel"].mean() < 0.2
+    assert (unseen["similarity"] < unseen.attrs["novelty_cut"]).equals(unseen["novel"])
+
+
+def test_novelty_cut_is_the_quantile_of_the_fitted_papers_leave_one_out_similarity(theme_model):
+    x = theme_model.embeddings_.astype(float)
+    labels = theme_model.labels_
+    unit = x / np.linalg.norm(x, axis=1, keepdims=True)
+    by_hand = []
+    for i in range(len(x)):
+        best = -np.inf
+        for t in {int(t) for t in labels if t != -1}:
+            members = (labels == t) & (np.arange(len(x)) != i)
+            centroid = x[members].mean(axis=0)
+            best = max(best, unit[i] @ centroid / np.linalg.norm(centroid))
+        by_hand.append(best)
+    for q in (0.01, 0.05, 0.5):
+        assert novelty_cut(theme_model, quantile=q) == pytest.approx(np.quantile(by_hand, q), abs=1e-6)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        novelty_cut(theme_model, quantile=1.0)
+
+
+def test_vote_topics_by_hand():
+    labels = np.array([0, 0, 1, -1, 2])
+    neighbors = np.array([[0, 2, 3], [2, 4, 3], [3, 3, 3], [1, 2, 4]])
+    distances = np.array([[0.1, 0.2, 0.3], [0.1, 0.5, 0.2], [0.1, 0.1, 0.1], [0.5, 0.5, 0.5]])
+    # row 0: topic 0 has 0.9 of 0.9 + 0.8 + 0.7 = 2.4 (0.375) -> 0; row 1: topic 1 has 0.9 of 2.2 (0.41) -> 1;
+    # row 2: only outliers -> -1; row 3: a three-way tie at 0.5 each -> the smallest topic
+    np.testing.assert_array_equal(vote_topics(labels, neighbors, distances, min_share=0.3), [0, 1, -1, 0])
+    np.testing.assert_array_equal(vote_topics(labels, neighbors, distances, min_share=0.4), [-1, 1, -1, -1])
+
+
+def test_errors_and_empty_input(theme_corpus, theme_embeddings, theme_model):
+    with pytest.raises(ValueError, match="same backend"):
+        theme_model.transform(theme_corpus, theme_embeddings[:, :5])
+    with pytest.raises(ValueError, match="embeddings for"):
+        theme_model.transform(theme_corpus, theme_embeddings[:-1])
+    with pytest.raises(NotFittedError):
+        TopicModel().transform(theme_corpus, theme_embeddings)
+    empty = assign_documents(theme_model, theme_embeddings[:0])
+    assert len(empty) == 0 and list(empty.columns) == ["topic", "topic_label", "confidence", "similarity", "nearest_topic", "novel"]
+    one = theme_model.transform(["a single new abstract"], theme_embeddings[:1])
+    assert isinstance(one, pd.DataFrame) and len(one) == 1
+
+
+def test_the_novelty_cut_is_a_quantile_of_the_fitted_papers_own_similarity(theme_model):
+    own = fitted_similarity(theme_model)
+    assert own.shape == theme_model.labels_.shape and np.isfinite(own).all() and (own <= 1 + 1e-9).all()
+    assert novelty_cut(theme_model, quantile=0.05) == pytest.approx(np.quantile(own, 0.05))
+    assert novelty_cut(theme_model, quantile=0.5) == pytest.approx(np.median(own))

@@ -1,0 +1,217 @@
+"""The static backend: model2vec vectors distilled offline, cached once, embedded per text.
+
+The default tests distil a tiny random BERT written by a fixture (seconds); the slow one
+distils the packaged MiniLM itself (minutes).
+"""
+
+import json
+import pickle
+import socket
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from topics.embedding import static
+from topics.embedding.backends import BACKENDS, get_embedder
+from topics.embedding.embed import embed_texts
+from topics.embedding.static import MANIFEST, StaticEmbedder
+
+WORDS = "the a of and to in for is on with we model models learning data neural network graph robot speech audio transport optimal".split()
+TEXTS = [
+    "Optimal transport on graphs.",
+    "Speech and audio models, with neural networks!",
+    "We learn a robot model (in 3 steps): data; graph; transport.",
+    "the the the",
+    "Zebra-like quokkas",  # letters only: pieces the tiny vocabulary spells out
+]
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """No network: any connection attempt fails and is recorded."""
+    attempts = []
+
+    def refuse(*args, **kwargs):
+        attempts.append(args)
+        raise OSError("network access in a test")
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    return attempts
+
+
+def write_tiny_bert(folder: Path, seed: int = 0) -> Path:
+    """A randomly initialised one-layer BERT with a 100-piece vocabulary and its tokenizer."""
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizerFast
+
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *".,;:()-'\"!?", *letters, *[f"##{c}" for c in letters], "##s", *WORDS]
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(seed)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=64)
+    BertModel(config).save_pretrained(folder)
+    BertTokenizerFast(vocab={token: i for i, token in enumerate(vocab)}).save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory) -> Path:
+    return write_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
+
+
+def tiny_embedder(folder: Path, cache: Path, **options) -> StaticEmbedder:
+    return StaticEmbedder(folder, pca_dims=options.pop("pca_dims", 8), cache_dir=cache, **options)
+
+
+def test_distils_and_embeds_offline(tiny_bert, tmp_path, offline):
+    embedder = tiny_embedder(tiny_bert, tmp_path)
+    vectors = embedder.encode(TEXTS)
+    assert offline == []
+    assert vectors.shape == (len(TEXTS), 8) and vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-6)
+    record = json.loads((embedder.model_dir() / MANIFEST).read_text())
+    assert record["fingerprint"] == embedder.fingerprint()
+    assert embedder.model_dir().parent == tmp_path / "static"
+
+
+def test_same_text_same_vector_alone_or_in_any_batch(tiny_bert, tmp_path):
+    embedder = tiny_embedder(tiny_bert, tmp_path)
+    batch = embedder.encode(TEXTS)
+    alone = np.stack([embedder.encode([text])[0] for text in TEXTS])
+    reversed_batch = embedder.encode(TEXTS[::-1])[::-1]
+    assert np.array_equal(batch, alone) and np.array_equal(batch, reversed_batch)
+    fresh = tiny_embedder(tiny_bert, tmp_path).encode(TEXTS[2:3])  # nothing remembered from other texts
+    assert np.array_equal(fresh[0], batch[2])
+
+
+def test_vectors_are_model2vecs_own(tiny_bert, tmp_path):
+    from model2vec import StaticModel
+
+    embedder = tiny_embedder(tiny_bert, tmp_path)
+    texts = TEXTS + [" ".join(TEXTS * 60)]  # longer than model2vec's default 512 pieces: read whole
+    vectors = embedder.encode(texts)  # distils into model_dir()
+    reference = StaticModel.from_pretrained(embedder.model_dir()).encode(texts, max_length=None)
+    np.testing.assert_allclose(vectors, reference, atol=1e-5)  # float32 sums in another order
+    # the word-by-word counts are those of the tokenizer reading each text whole
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(embedder.model_dir() / "tokenizer.json"))
+    tokenizer.no_truncation()
+    counts = embedder.token_counts(texts).toarray()
+    for text, row in zip(texts, counts):
+        ids = [i for i in tokenizer.encode(text, add_special_tokens=False).ids if i != tokenizer.token_to_id("[UNK]")]
+        assert np.array_equal(row, np.bincount(ids, minlength=len(row)))
+
+
+def test_an_empty_text_gets_the_zero_vector(tiny_bert, tmp_path, caplog):
+    vectors = tiny_embedder(tiny_bert, tmp_path).encode(["", "optimal transport"])
+    assert not vectors[0].any() and np.isclose(np.linalg.norm(vectors[1]), 1)
+    assert "1 of 2 texts have no word piece" in caplog.text
+
+
+def test_the_distilled_model_is_kept_and_reused(tiny_bert, tmp_path, monkeypatch):
+    first = tiny_embedder(tiny_bert, tmp_path).encode(TEXTS)
+    calls = []
+    monkeypatch.setattr(StaticEmbedder, "_distil", lambda self, folder: calls.append(folder))
+    again = tiny_embedder(tiny_bert, tmp_path).encode(TEXTS)
+    assert calls == [] and np.array_equal(first, again)
+
+
+def test_a_damaged_model_is_distilled_again(tiny_bert, tmp_path, caplog):
+    embedder = tiny_embedder(tiny_bert, tmp_path)
+    first = embedder.encode(TEXTS)
+    weights = embedder.model_dir() / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:-8] + b"tampered")
+    again = tiny_embedder(tiny_bert, tmp_path).encode(TEXTS)
+    assert "is damaged" in caplog.text
+    np.testing.assert_allclose(again, first, atol=1e-6)
+    assert sorted(p.name for p in (tmp_path / "static").iterdir()) == [embedder.model_dir().name]
+
+
+def test_concurrent_first_uses_leave_one_whole_model(tiny_bert, tmp_path):
+    results, errors = {}, []
+
+    def run(i):
+        try:
+            results[i] = tiny_embedder(tiny_bert, tmp_path).encode(TEXTS)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    np.testing.assert_allclose(results[0], results[1], atol=1e-6)
+    folders = list((tmp_path / "static").iterdir())
+    assert len(folders) == 1 and (folders[0] / MANIFEST).exists()  # no temporary folders left
+
+
+def test_fingerprint_follows_source_version_and_parameters(tiny_bert, tmp_path, monkeypatch):
+    base = tiny_embedder(tiny_bert, tmp_path)
+    other_weights = write_tiny_bert(tmp_path / "other-bert", seed=1)
+    variants = [
+        tiny_embedder(tiny_bert, tmp_path, pca_dims=16),
+        tiny_embedder(tiny_bert, tmp_path, sif_coefficient=1e-3),
+        tiny_embedder(other_weights, tmp_path),
+    ]
+    prints = {base.fingerprint(), *(v.fingerprint() for v in variants)}
+    assert len(prints) == 4
+    assert len({base.model_dir(), *(v.model_dir() for v in variants)}) == 4
+    before = base.fingerprint()
+    monkeypatch.setattr(static, "version", lambda package: "99.0")
+    assert base.fingerprint() != before and "model2vec-99.0" in base.model_dir().name
+
+
+def test_registered_and_distinct_from_minilm():
+    assert "static" in BACKENDS
+    embedder = get_embedder("static")
+    assert isinstance(embedder, StaticEmbedder)
+    assert embedder.fingerprint() != get_embedder("minilm").fingerprint()
+    assert embedder.fingerprint().startswith("static:minilm:")  # keyed by the packaged MiniLM's checksum
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="pca_dims"):
+        StaticEmbedder(pca_dims=1)
+    with pytest.raises(ValueError, match="sif_coefficient"):
+        StaticEmbedder(sif_coefficient=0)
+
+
+def test_travels_to_other_processes_and_through_the_cache(tiny_bert, tmp_path):
+    embedder = tiny_embedder(tiny_bert, tmp_path / "models")
+    direct = embedder.encode(TEXTS)
+    sent = pickle.dumps(embedder)  # as a Dask worker receives it: without the loaded model
+    assert len(sent) < 5_000
+    copy = pickle.loads(sent)
+    assert np.array_equal(copy.encode(TEXTS), direct)
+    cached = embed_texts(TEXTS, embedder, cache=tmp_path / "vectors", chunk_size=2)
+    assert np.array_equal(cached, direct)
+    assert np.array_equal(embed_texts(TEXTS, copy, cache=tmp_path / "vectors"), direct)
+
+
+@pytest.mark.slow
+def test_static_minilm_offline_by_meaning(tmp_path, offline, sample_corpus):
+    from model2vec import StaticModel
+
+    embedder = StaticEmbedder(cache_dir=tmp_path)  # distils the packaged MiniLM: minutes
+    texts = [
+        "Optimal transport distances between probability measures.",
+        "Wasserstein distances and couplings of distributions.",
+        "A robot arm learns to grasp objects from demonstrations.",
+    ]
+    v = embedder.encode(texts)
+    assert offline == []
+    assert v.shape == (3, 256) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1, atol=1e-5)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.1
+    abstracts = sample_corpus["abstract"].tolist()
+    vectors = embedder.encode(abstracts)
+    reference = StaticModel.from_pretrained(embedder.model_dir()).encode(abstracts, max_length=None)
+    np.testing.assert_allclose(vectors, reference, atol=1e-5)

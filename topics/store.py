@@ -1,0 +1,410 @@
+"""A saved analysis: one folder of open files that :func:`load` turns back into an
+:class:`topics.pipeline.Analysis` without refitting.
+
+:func:`save` writes
+
+* ``manifest.json``: the format and its version, the ``topics`` version that wrote it,
+  the corpus's size and content hash (:func:`corpus_hash`), what the caller says about the
+  run (``about``: the dataset, its caveats, the embedding backend), and the size and
+  sha256 of every other file;
+* ``analysis.json``: the analysis as JSON -- settings, timings, the comparisons' groups,
+  the fitted model's parameters, names, terms and areas -- with each array and table a
+  reference to a file beside it;
+* ``*.npy`` (NumPy arrays: embeddings, map, labels, runs, centroids, neighbour graph) and
+  ``*.parquet`` (tables: the corpus, every result table, the texts).
+
+Loading executes no code from the folder: JSON, Parquet and ``.npy`` read with
+``allow_pickle=False``; the only types rebuilt are a fixed list (the comparisons, theme
+tracking, :class:`topics.TopicModel`). A folder holding a pickle-like file (``.pkl``,
+``.pickle``, ``.joblib``, ...) is refused. A missing, truncated or changed file (size or
+sha256 not as the manifest says), a format written by another version, or a corpus whose
+hash does not match gives a :class:`StoreError` that says which file and what is wrong.
+
+What a loaded analysis lacks: the fitted BERTopic object (``model.bertopic_`` is
+``None``), so :meth:`topics.TopicModel.merge` needs a refit; everything else -- the
+tables, the report, :meth:`~topics.TopicModel.rename`, :meth:`~topics.TopicModel.transform`,
+refits with other seeds -- works as on the fitted one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from topics.clustering.model import TopicModel
+from topics.pipeline import Analysis
+from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
+from topics.themes.specs import Theme
+from topics.themes.tracking import ThemeTracking
+
+__all__ = [
+    "FORMAT", "FORMAT_VERSION", "MANIFEST", "PICKLE_SUFFIXES", "StoreError", "corpus_hash", "load", "read_manifest", "save",
+    "saved_analysis",
+]
+
+FORMAT = "topics-analysis"
+#: Bumped whenever a folder written before could be read wrongly; a folder of another
+#: format version is refused.
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+DOCUMENT = "analysis.json"
+#: File types that can run code when loaded; a folder holding one is refused.
+PICKLE_SUFFIXES = (".pkl", ".pickle", ".joblib", ".dill", ".pt", ".pth", ".ckpt")
+
+_COMPARISONS = {cls.kind: cls for cls in (TwoGroups, Trend, Groups, OneGroup)}
+#: Lists of strings at least this long are written as a one-column Parquet table.
+_LONG_TEXTS = 64
+
+
+class StoreError(ValueError):
+    """A model folder that cannot be saved or loaded; the message names the folder, the
+    file and what is wrong (``topics`` commands print it and exit with status 2)."""
+
+
+def _topics_version() -> str:
+    try:
+        return metadata.version("topics")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source tree without metadata
+        return "0.0.0"
+
+
+def corpus_hash(corpus: pd.DataFrame) -> str:
+    """sha256 of the corpus's ids, years and abstracts, in order: the same papers give the
+    same hash, any change to one of them another."""
+    digest = hashlib.sha256()
+    for doc_id, year, abstract in zip(corpus["doc_id"].astype(str), corpus["year"].astype(str), corpus["abstract"].astype(str)):
+        for part in (doc_id, year, abstract):
+            data = part.encode("utf-8")
+            digest.update(len(data).to_bytes(8, "little"))
+            digest.update(data)
+    return digest.hexdigest()
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class _Writer:
+    """Turns a value into JSON, writing its arrays and tables as files into ``folder``."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.files: list[str] = []
+        self.seen: dict[int, dict] = {}  # one file for an array held twice (embeddings)
+
+    def _name(self, stem: str, suffix: str) -> str:
+        stem = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in stem).strip("._") or "value"
+        name, k = stem + suffix, 1
+        while name in self.files:
+            k += 1
+            name = f"{stem}-{k}{suffix}"
+        self.files.append(name)
+        return name
+
+    def encode(self, value, where: str):
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, np.generic):
+            return self.encode(value.item(), where)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return value if math.isfinite(value) else {"$float": repr(value)}
+        if isinstance(value, np.ndarray):
+            return self._array(value, where)
+        if isinstance(value, pd.DataFrame):
+            return self._table(value, where)
+        if isinstance(value, Comparison):
+            fields = {f.name: self.encode(getattr(value, f.name), f"{where}.{f.name}") for f in dataclasses.fields(value)}
+            return {"$comparison": value.kind, "fields": fields}
+        if isinstance(value, ThemeTracking):
+            fields = {f.name: self.encode(getattr(value, f.name), f"{where}.{f.name}") for f in dataclasses.fields(value)}
+            return {"$themes": fields}
+        if isinstance(value, Theme):
+            return {"$theme": {f.name: self.encode(getattr(value, f.name), where) for f in dataclasses.fields(value)}}
+        if isinstance(value, TopicModel):
+            return self._model(value, where)
+        if isinstance(value, tuple):
+            return {"$tuple": [self.encode(v, f"{where}.{i}") for i, v in enumerate(value)]}
+        if isinstance(value, list):
+            if len(value) >= _LONG_TEXTS and all(isinstance(v, str) for v in value):
+                return {"$texts": self._table(pd.DataFrame({"text": value}), where)["$parquet"]}
+            return [self.encode(v, f"{where}.{i}") for i, v in enumerate(value)]
+        if isinstance(value, Mapping) and value and all(isinstance(v, np.ndarray) and v.ndim == 1 for v in value.values()) \
+                and len({(v.shape, v.dtype) for v in value.values()}) == 1:  # one file for topic centroids
+            return {"$rows": {"keys": [self.encode(k, where) for k in value], "values": self._array(np.stack(list(value.values())), where)}}
+        if isinstance(value, Mapping):
+            if all(isinstance(k, str) and not k.startswith("$") for k in value):
+                return {k: self.encode(v, f"{where}.{k}") for k, v in value.items()}
+            return {"$items": [[self.encode(k, where), self.encode(v, f"{where}.{k}")] for k, v in value.items()]}
+        raise StoreError(f"cannot save {where}: a {type(value).__name__} is not one of the types a saved analysis holds")
+
+    def _array(self, value: np.ndarray, where: str) -> dict:
+        if value.dtype.hasobject:
+            raise StoreError(f"cannot save {where}: an array of Python objects would need pickle")
+        if id(value) in self.seen:
+            return self.seen[id(value)]
+        name = self._name(where, ".npy")
+        np.save(self.folder / name, value, allow_pickle=False)
+        self.seen[id(value)] = ref = {"$npy": name}
+        return ref
+
+    def _table(self, value: pd.DataFrame, where: str) -> dict:
+        name = self._name(where, ".parquet")
+        ref: dict = {"$parquet": name}
+        table = value
+        if not all(isinstance(c, str) for c in value.columns):  # Parquet names columns with strings
+            ref["columns"] = [self.encode(c, where) for c in value.columns]
+            table = value.set_axis([f"c{i}" for i in range(value.shape[1])], axis=1)
+        try:
+            table.to_parquet(self.folder / name, engine="pyarrow")
+        except (TypeError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError: a column of mixed types
+            raise StoreError(f"cannot save {where}: {exc}") from None
+        return ref
+
+    def _model(self, model: TopicModel, where: str) -> dict:
+        params = model.get_params()
+        state = {k: v for k, v in vars(model).items() if k.endswith("_") and not k.startswith("_") and k not in params}
+        state.pop("bertopic_", None)
+        return {
+            "$model": {
+                "params": self.encode(params, f"{where}.params"),
+                "state": {k: self.encode(v, f"{where}.{k}") for k, v in state.items()},
+            }
+        }
+
+
+def save(analysis: Analysis, path: str | os.PathLike[str], *, about: Mapping | None = None) -> Path:
+    """Write ``analysis`` into the folder ``path`` (module docs: what it holds).
+
+    ``about`` is stored in the manifest as given (JSON values: the dataset's description,
+    its caveats, the embedding backend); :func:`read_manifest` gives it back. The folder is
+    written beside ``path`` and moved into place at the end, so a failed save leaves no
+    half-written folder. An existing saved analysis at ``path`` is replaced; any other
+    non-empty folder there is refused. Returns ``path``.
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise StoreError(f"{path}: is a file; give a folder to save the analysis in")
+    if path.is_dir() and any(path.iterdir()) and not (path / MANIFEST).is_file():
+        raise StoreError(f"{path}: a folder that holds other files, not a saved analysis; give a new or empty folder")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        writer = _Writer(work)
+        document = {f.name: writer.encode(getattr(analysis, f.name), f.name) for f in dataclasses.fields(analysis)}
+        (work / DOCUMENT).write_text(json.dumps(document, ensure_ascii=False, allow_nan=False), encoding="utf-8")
+        files = {name: {"bytes": (work / name).stat().st_size, "sha256": _sha256(work / name)} for name in [DOCUMENT, *writer.files]}
+        manifest = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "topics_version": _topics_version(),
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "corpus": {"n_documents": len(analysis.corpus), "sha256": corpus_hash(analysis.corpus)},
+            "about": json.loads(json.dumps(dict(about or {}), allow_nan=False)),
+            "files": files,
+        }
+        (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if path.exists():
+            old = path.with_name(f".{path.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(path, old)
+            os.replace(work, path)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(work, path)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return path
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_manifest(path: str | os.PathLike[str]) -> dict:
+    """The manifest of the saved analysis at ``path``, after checking the folder: no
+    pickle-like file, the format and ``topics`` version this package reads, and every file
+    listed present with its size and sha256. Raises :class:`StoreError` otherwise."""
+    path = Path(path)
+    if not path.is_dir():
+        raise StoreError(f"{path}: no such folder (save an analysis with `topics report --save-model {path}`)")
+    pickled = sorted(p for p in path.rglob("*") if p.suffix.lower() in PICKLE_SUFFIXES)
+    if pickled:
+        raise StoreError(
+            f"{path}: holds {pickled[0].relative_to(path)}, a pickle-like file that could run code when loaded; "
+            "a saved analysis never holds one, so the folder is refused"
+        )
+    if not (path / MANIFEST).is_file():
+        raise StoreError(f"{path}: no {MANIFEST}; not a saved analysis")
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StoreError(f"{path}: {MANIFEST} is not valid JSON ({exc}); the folder is damaged, save the analysis again") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise StoreError(f"{path}: {MANIFEST} does not describe a saved topics analysis")
+    if manifest.get("format_version") != FORMAT_VERSION:
+        raise StoreError(
+            f"{path}: saved in format version {manifest.get('format_version')!r} by topics "
+            f"{manifest.get('topics_version', '?')}; this topics {_topics_version()} reads version {FORMAT_VERSION}: "
+            "fit and save the analysis again"
+        )
+    saved, here = str(manifest.get("topics_version", "")), _topics_version()
+    if saved.split(".")[:2] != here.split(".")[:2]:
+        raise StoreError(f"{path}: saved by topics {saved}, this is topics {here} (0.x versions differ in what they save): "
+                         "fit and save the analysis again")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or DOCUMENT not in files:
+        raise StoreError(f"{path}: {MANIFEST} lists no files; the folder is damaged, save the analysis again")
+    for name, meta in files.items():
+        file = path / name
+        if Path(name).name != name or not file.is_file():
+            raise StoreError(f"{path}: {name} is missing; the folder is incomplete, save the analysis again")
+        size = file.stat().st_size
+        if size != meta.get("bytes"):
+            raise StoreError(f"{path}: {name} is {size} bytes, {meta.get('bytes')} when saved: truncated or changed; save the analysis again")
+        if _sha256(file) != meta.get("sha256"):
+            raise StoreError(f"{path}: {name} was changed after it was saved (sha256 differs); save the analysis again")
+    return manifest
+
+
+def _read_table(file: Path) -> pd.DataFrame:
+    """A Parquet table with the column dtypes it was written with: text columns of
+    Python objects stay objects (missing values ``None``), ``str`` columns stay ``str``."""
+    import pyarrow.parquet as pq
+
+    arrow = pq.read_table(file)
+    table = arrow.to_pandas()
+    for column in (arrow.schema.pandas_metadata or {}).get("columns", []):
+        name, field = column.get("name"), column.get("field_name")
+        if column.get("numpy_type") == "object" and name in table.columns and table[name].dtype != object:
+            table[name] = pd.Series(arrow.column(field).to_pylist(), index=table.index, dtype=object)
+    # the column labels as a new frame infers them: str labels a str index, none a RangeIndex
+    table.columns = pd.Index(list(table.columns)) if len(table.columns) else pd.RangeIndex(0)
+    return table
+
+
+class _Reader:
+    """Turns the JSON of :class:`_Writer` back into values, reading the files it names."""
+
+    def __init__(self, folder: Path, files: Mapping):
+        self.folder = folder
+        self.files = files
+        self.seen: dict[str, np.ndarray] = {}
+
+    def _file(self, name) -> Path:
+        if not isinstance(name, str) or name not in self.files:
+            raise StoreError(f"{self.folder}: {DOCUMENT} names a file the manifest does not list ({name!r})")
+        return self.folder / name
+
+    def decode(self, value):
+        if isinstance(value, list):
+            return [self.decode(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if len(value) == 1 or "$parquet" in value:
+            key = next(iter(value))
+            if key == "$float":
+                return float(value[key])
+            if key == "$npy":
+                if value[key] not in self.seen:
+                    self.seen[value[key]] = np.load(self._file(value[key]), allow_pickle=False)
+                return self.seen[value[key]]
+            if key == "$parquet":
+                table = _read_table(self._file(value[key]))
+                if "columns" in value:
+                    table.columns = [self.decode(c) for c in value["columns"]]
+                return table
+            if key == "$texts":
+                return _read_table(self._file(value[key]))["text"].tolist()
+            if key == "$tuple":
+                return tuple(self.decode(v) for v in value[key])
+            if key == "$items":
+                return {self._key(self.decode(k)): self.decode(v) for k, v in value[key]}
+            if key == "$rows":
+                rows = self.decode(value[key]["values"])
+                return {self._key(self.decode(k)): row for k, row in zip(value[key]["keys"], rows)}
+            if key == "$themes":
+                return ThemeTracking(**{k: self.decode(v) for k, v in value[key].items()})
+            if key == "$theme":
+                return Theme(**{k: self.decode(v) for k, v in value[key].items()})
+            if key == "$model":
+                return self._model(value[key])
+        if "$comparison" in value:
+            kind = value["$comparison"]
+            if kind not in _COMPARISONS:
+                raise StoreError(f"{self.folder}: unknown kind of comparison {kind!r}")
+            return _COMPARISONS[kind](**{k: self.decode(v) for k, v in value["fields"].items()})
+        return {k: self.decode(v) for k, v in value.items()}
+
+    @staticmethod
+    def _key(key):
+        return tuple(key) if isinstance(key, list) else key
+
+    def _model(self, value: dict) -> TopicModel:
+        model = TopicModel(**self.decode(value["params"]))
+        for name, state in value["state"].items():
+            setattr(model, name, self.decode(state))
+        model.bertopic_ = None  # not saved: merging topics needs a refit
+        return model
+
+
+def load(path: str | os.PathLike[str]) -> Analysis:
+    """The analysis saved at ``path`` by :func:`save`, checked (:func:`read_manifest`) and
+    rebuilt without refitting: ``write_tables`` and ``write_report`` on it give the files
+    they gave on the analysis that was saved, byte for byte.
+
+    Raises :class:`StoreError` with a one-line message for a folder that is not a saved
+    analysis, holds a pickle-like file, was written by an incompatible version, or has a
+    missing, truncated or changed file.
+    """
+    path = Path(path)
+    manifest = read_manifest(path)
+    try:
+        document = json.loads((path / DOCUMENT).read_text(encoding="utf-8"))
+        reader = _Reader(path, manifest["files"])
+        fields = {f.name for f in dataclasses.fields(Analysis)}
+        if not isinstance(document, dict) or set(document) - fields:
+            raise StoreError(f"{path}: {DOCUMENT} does not hold an analysis this topics version knows")
+        analysis = Analysis(**{k: reader.decode(v) for k, v in document.items()})
+    except StoreError:
+        raise
+    except Exception as exc:  # a file that passed its checksum but does not read: written by other code
+        raise StoreError(f"{path}: cannot read the saved analysis ({type(exc).__name__}: {exc}); save it again") from None
+    if corpus_hash(analysis.corpus) != manifest.get("corpus", {}).get("sha256"):
+        raise StoreError(f"{path}: the corpus does not match the hash in {MANIFEST}; save the analysis again")
+    return analysis
+
+
+def saved_analysis(path: str | os.PathLike[str] | None, corpus: pd.DataFrame, *, backend: str, random_state: int = 0) -> Analysis | None:
+    """The analysis saved at ``path`` if it is the one ``topics.analyze(corpus,
+    embedder=backend, random_state=random_state)`` would fit -- the same papers (content
+    hash), embedding backend and seed -- else ``None``, as when there is no folder at
+    ``path`` (or ``path`` is ``None``). What the notebooks call to open in seconds after
+    ``make report``; a damaged folder still raises :class:`StoreError`."""
+    if path is None or not Path(path).is_dir():
+        return None
+    manifest = read_manifest(path)
+    if manifest["corpus"].get("sha256") != corpus_hash(corpus) or manifest.get("about", {}).get("backend") != backend:
+        return None
+    analysis = load(path)
+    return analysis if analysis.settings.get("random_state") == random_state else None
