@@ -45,7 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from topics.embedding.cache import default_cache_dir
-from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.embedding.weights import EmbeddingError, resolve_model, sha256_file
 
 __all__ = ["StaticEmbedder", "static_model_dir"]
 
@@ -68,14 +68,6 @@ def _model2vec_version() -> str:
         return version("model2vec")
     except PackageNotFoundError as exc:
         raise EmbeddingError("the static backend needs model2vec: pip install model2vec skeletoken") from exc
-
-
-def _sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _incidence(lengths: np.ndarray, columns: np.ndarray, n_columns: int):
@@ -198,7 +190,7 @@ class StaticEmbedder:
 
             record = json.loads(manifest.read_text(encoding="utf-8"))
             weights = folder / "model.safetensors"
-            if record.get("fingerprint") != self.fingerprint() or record.get("sha256") != _sha256_file(weights):
+            if record.get("fingerprint") != self.fingerprint() or record.get("sha256") != sha256_file(weights):
                 raise ValueError("its manifest does not match its files or this embedder")
             tensors = load_file(weights)
             if set(tensors) != {"embeddings"}:  # vocabulary quantisation would add a mapping and weights
@@ -243,7 +235,7 @@ class StaticEmbedder:
             static.save_pretrained(tmp)
             record = {
                 "fingerprint": self.fingerprint(),
-                "sha256": _sha256_file(tmp / "model.safetensors"),
+                "sha256": sha256_file(tmp / "model.safetensors"),
                 "source": self._source,
                 "distil_seconds": round(seconds, 1),
             }

