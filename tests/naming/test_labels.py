@@ -188,3 +188,62 @@ def test_an_acronym_expansion_does_not_name_papers_that_use_the_acronym_in_anoth
     assert names[1] == "semi-supervised learning"
 
 
+
+
+def test_a_word_the_corpus_uses_only_as_a_modifier_does_not_name_a_topic_alone():
+    """'causal' is in every paper of topic 0 but always runs on into another word, never
+    the same one in most papers: the name is its phrases, not 'causal' alone; and a phrase
+    cut before its noun ('graph neural', when 'graph neural networks' is taken) names
+    nothing."""
+    from topics.naming.coverage import name_parts
+    from topics.naming.labels import topic_names
+    from topics.naming.terms import modifier_words
+
+    followers = ["discovery", "effects", "graphs", "inference", "representations"]
+    texts = (
+        [f"We study causal {f} in case {i}." for f in followers for i in range(2)]
+        + [f"Graph neural networks {i} for molecules." for i in range(6)]
+        + [f"Speech of speaker {i} is transcribed, and speech is noisy." for i in range(6)]
+    )
+    analyzer = PhraseAnalyzer()
+    modifiers = modifier_words(analyzer.tokens(t) for t in texts)
+    assert {"causal", "graph", "neural"} <= modifiers and "speech" not in modifiers
+    labels = np.array([0] * 10 + [1] * 6 + [2] * 6)
+    terms = {
+        0: [("causal", 1.0)] + [(f"causal {f}", 0.5) for f in followers],
+        1: [("graph neural", 1.0), ("molecules", 0.6)],
+        2: [("speech", 1.0), ("speaker", 0.5)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=analyzer, forbidden={1: {"graph neural networks"}})
+    parts = name_parts(names[0])
+    assert len(parts) == 2 and all(p.startswith("causal ") for p in parts)  # 4 of 10 papers: mixed, as it is
+    assert names[1] == "molecules" and names[2] == "speech"
+
+
+def test_an_area_whose_topics_share_no_phrase_is_named_by_its_two_largest_topics(monkeypatch):
+    """When the name an area gets covers less than a quarter of its papers, it joins topics
+    that share no phrase; it is named by its two largest topics if they hold most of it."""
+    import topics.naming.labels as labels_module
+    from topics.naming.labels import name_groups
+
+    texts = (
+        [f"Tabular data {i} on spreadsheets." for i in range(6)]
+        + [f"Transformers {i} over tokens." for i in range(5)]
+        + [f"Neural recordings {i} of mouse cortex." for i in range(3)]
+        + [f"Speech recognition {i} of spoken words." for i in range(8)]
+    )
+    labels = np.array([0] * 6 + [1] * 5 + [2] * 3 + [3] * 8)
+    terms = {
+        0: [("tabular data", 1.0)], 1: [("transformers", 1.0)], 2: [("neural recordings", 1.0)], 3: [("speech recognition", 1.0)],
+    }
+    # the name the area's own terms would give: a word two of its 14 papers use
+    monkeypatch.setattr(labels_module, "area_names", lambda *args, **kwargs: {0: "mouse cortex", 1: "speech recognition"})
+    topic_names_, area_names_ = name_groups(terms, labels, {0: 0, 1: 0, 2: 0, 3: 1}, texts, analyzer=PhraseAnalyzer())
+    assert topic_names_[0] == "tabular data" and topic_names_[1] == "transformers"
+    assert area_names_ == {0: "tabular data / transformers", 1: "speech recognition"}  # 11 of 14 papers
+    # two largest topics that hold only half of the area: the weak name stays
+    labels = np.array([0] * 3 + [1] * 3 + [4] * 3 + [5] * 3 + [2] * 2 + [3] * 8)
+    terms = {**terms, 4: [("spreadsheets", 1.0)], 5: [("tokens", 1.0)]}
+    areas = {0: 0, 1: 0, 2: 0, 4: 0, 5: 0, 3: 1}
+    _, area_names_ = name_groups(terms, labels, areas, texts, analyzer=PhraseAnalyzer())
+    assert area_names_[0] == "mouse cortex"

@@ -42,6 +42,7 @@ from topics.naming.terms import (
     is_bad_word,
     is_phrase,
     is_name_candidate,
+    modifier_words,
 )
 
 __all__ = [
@@ -87,6 +88,7 @@ def _candidates(
     corpus_counts: Mapping[str, int] | None = None,
     n_docs: int | None = None,
     completions: Mapping[str, str] | None = None,
+    modifiers: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Name candidates, best first: distinctive shared phrases, else the best two words.
 
@@ -133,10 +135,10 @@ def _candidates(
     ranked = list(dict.fromkeys(ranked))
     phrases = [
         t for t, _ in ranked
-        if is_phrase(t) and is_name_candidate(t)
+        if is_phrase(t) and is_name_candidate(t, modifiers)
         and (t in completed or (doc_counts.get(t, need) >= need and distinctive(t)))
     ]
-    singles = [t for t, _ in ranked if not is_phrase(t) and is_name_candidate(t)]
+    singles = [t for t, _ in ranked if not is_phrase(t) and is_name_candidate(t, modifiers)]
     pairs = []
     if not phrases:
         good: list[str] = []
@@ -218,6 +220,7 @@ def topic_names(
     analyzer: PhraseAnalyzer | None = None,
     index: PhraseIndex | None = None,
     forbidden: Mapping[int, set[str]] | None = None,
+    modifiers: frozenset[str] | None = None,
 ) -> dict[int, str]:
     """Names for the groups of ``labels`` that hold for their papers.
 
@@ -229,7 +232,11 @@ def topic_names(
 
     ``index`` (a :class:`topics.naming.coverage.PhraseIndex` over ``texts``) counts who
     uses a name; it is built when not given. ``forbidden`` lists, per group, phrases it
-    may not be named by (its area's name, :func:`name_groups`). Label -1 is the
+    may not be named by (its area's name, :func:`name_groups`). ``modifiers`` are the
+    words the corpus uses as modifiers (:func:`topics.naming.terms.modifier_words`,
+    counted over ``texts`` when not given): one alone names no group, and it is completed
+    by the word that most often follows it in the group ("causal" -> "causal
+    discovery"), as a hyphenated modifier is ("long-tailed recognition"). Label -1 is the
     outliers' and is named ``"outliers (no topic)"`` when ``terms`` has it.
     """
     analyzer = analyzer or PhraseAnalyzer()
@@ -238,17 +245,21 @@ def topic_names(
     sizes = pd.Series(labels).value_counts().to_dict()
     tokens = [analyzer.tokens(text) for text in texts]  # one pass serves counting and extension
     grams = [analyzer.grams(t) for t in tokens]
+    modifiers = modifier_words(tokens) if modifiers is None else modifiers
     topic_counts, corpus_counts = _doc_counts(terms, labels, grams)
     order = sorted((t for t in terms if t != -1), key=lambda t: (-sizes.get(t, 0), t))
     streams = {t: [tokens[i] for i in np.flatnonzero(labels == t)] for t in order}
     candidates = {}
     for t in order:
-        done = {w: complete_modifier(w, streams[t]) for w, _ in terms[t][:10] if is_modifier(w) and not is_bad_word(w)}
+        done = {
+            w: complete_modifier(w, streams[t], modifiers) for w, _ in terms[t][:10] if is_modifier(w, modifiers) and not is_bad_word(w)
+        }
         ranked = _candidates(
-            terms[t], topic_counts.get(t, {}), sizes.get(t, 0), corpus_counts, len(texts), {w: p for w, p in done.items() if p}
+            terms[t], topic_counts.get(t, {}), sizes.get(t, 0), corpus_counts, len(texts), {w: p for w, p in done.items() if p}, modifiers
         )
-        candidates[t] = [c for c in dict.fromkeys(ranked + _shared_phrases(grams, labels == t, tokens)) if COMPOUND not in c and is_name_candidate(c)]
-    names = _by_coverage(candidates, labels, index, order, forbidden or {})
+        shared = _shared_phrases(grams, labels == t, tokens)
+        candidates[t] = [c for c in dict.fromkeys(ranked + shared) if COMPOUND not in c and is_name_candidate(c, modifiers)]
+    names = _by_coverage(candidates, labels, index, order, forbidden or {}, modifiers)
     out = {-1: OUTLIER_NAME} if -1 in terms else {}
     for t in order:
         members = labels == t
@@ -257,7 +268,7 @@ def topic_names(
         bar = HOLD if met >= HOLD else FLOOR if met >= FLOOR else met  # the bar the name met
         others = {p for u in order if u != t for p in name_parts(out.get(u, names[u]))}
         banned = {phrase_key(p) for p in (forbidden or {}).get(t, ())}
-        longer = [extend_phrase(part, streams[t]) for part in parts]
+        longer = [extend_phrase(part, streams[t], modifiers=modifiers) for part in parts]
         extended = COMPOUND.join(longer)
         if (
             extended != best
@@ -304,7 +315,7 @@ def _trigrams(tokens: Sequence[str]) -> list[str]:
 
 def _by_coverage(
     candidates: Mapping[int, Sequence[str]], labels: np.ndarray, index: PhraseIndex, order: Sequence[int],
-    forbidden: Mapping[int, set[str]],
+    forbidden: Mapping[int, set[str]], modifiers: frozenset[str] = frozenset(),
 ) -> dict[int, str]:
     """Each group's name chosen by coverage (steps 1-4 of the module's description)."""
     codes = {t: i for i, t in enumerate(order)}
@@ -350,9 +361,9 @@ def _by_coverage(
 
         pool = [c for c in candidates[t] if free(c) and distinctive(c, t)]
         owned = [c for c in pool if owner(c) == t]
-        name = _pick(owned, members, index, share=lambda c: share(c, t))
+        name = _pick(owned, members, index, share=lambda c: share(c, t), modifiers=modifiers)
         if name is None or coverage(index, name, members) < FLOOR:
-            fallback = _pick(pool, members, index, share=lambda c: share(c, t))
+            fallback = _pick(pool, members, index, share=lambda c: share(c, t), modifiers=modifiers)
             if fallback is not None and (name is None or coverage(index, fallback, members) > coverage(index, name, members)):
                 name = fallback
         if name is None:
@@ -362,12 +373,12 @@ def _by_coverage(
     return names
 
 
-def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share) -> str | None:
+def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share, modifiers: frozenset[str] = frozenset()) -> str | None:
     """The name for one group from its ranked candidates ``pool`` (steps 1-4)."""
     if not pool:
         return None
     phrases = [c for c in pool if is_phrase(c)]
-    singles = [c for c in pool if not is_phrase(c) and not is_modifier(c)]  # "speech", not "visual"
+    singles = [c for c in pool if not is_phrase(c) and not is_modifier(c, modifiers)]  # "speech", not "visual"
     held = next((c for c in phrases if share(c) >= HOLD), None)
     if held is not None:
         return held
@@ -383,6 +394,8 @@ def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share
     if options and max(coverage(index, c, members) for c in options) >= FLOOR:
         singles = []
     options += singles
+    if not options:  # only modifiers ("causal"): the caller falls back
+        return None
     return max(options, key=lambda c: (round(coverage(index, c, members), 9), -options.index(c)))
 
 
@@ -418,7 +431,9 @@ def _doc_counts(ranked: Mapping, topics: np.ndarray, grams_per_doc: list[list[st
     return counts, corpus
 
 
-def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_share: float = 0.6) -> str:
+def extend_phrase(
+    name: str, token_streams: Sequence[Sequence[str]], *, min_share: float = 0.6, modifiers: frozenset[str] = frozenset()
+) -> str:
     """Extend a two-word name by the word that nearly always follows or precedes it.
 
     "graph neural" becomes "graph neural networks" and "neural radiance" becomes
@@ -435,14 +450,14 @@ def extend_phrase(name: str, token_streams: Sequence[Sequence[str]], *, min_shar
     if word is not None:
         longer = f"{name} {word}"
         ending_ok = word in ("problems", "problem") or not is_bad_word(word)
-        if count >= min_share * total and count >= 2 and ending_ok and word not in words and is_name_candidate(longer):
+        if count >= min_share * total and count >= 2 and ending_ok and word not in words and is_name_candidate(longer, modifiers):
             return longer
     # "space models" nearly always follows "state": "state space models"
     reversed_streams = [list(reversed(tokens)) for tokens in token_streams]
     word, count, total = _follower(list(reversed(words)), reversed_streams)
     if word is not None and not is_bad_word(word) and word not in words and count >= 2 and count >= min_share * total:
         longer = f"{word} {name}"
-        if is_name_candidate(longer):
+        if is_name_candidate(longer, modifiers):
             return longer
     return name
 
@@ -477,26 +492,30 @@ def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], acce
     return word, sum(group.values()), total
 
 
-def is_modifier(term: str) -> bool:
+def is_modifier(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
     """A single word that describes rather than names ("long-tailed", "self-supervised",
-    "out-of-distribution"): hyphenated, or ending like an adjective or participle."""
-    if " " in term or term in NOUN_EXCEPTIONS:
+    "causal"): one the corpus uses as a modifier (``modifiers``,
+    :func:`topics.naming.terms.modifier_words`), hyphenated, or ending like an adjective
+    or participle."""
+    if " " in term:
         return False
-    return "-" in term or bool(ADJECTIVE_ENDING.search(term))
+    if term in modifiers:
+        return True
+    return term not in NOUN_EXCEPTIONS and ("-" in term or bool(ADJECTIVE_ENDING.search(term)))
 
 
-def complete_modifier(term: str, token_streams: Sequence[Sequence[str]]) -> str | None:
+def complete_modifier(term: str, token_streams: Sequence[Sequence[str]], modifiers: frozenset[str] = frozenset()) -> str | None:
     """The modifier ``term`` with the noun that most often follows it in the topic's
     documents ("long-tailed" -> "long-tailed recognition"), if that follows at least twice
     and makes a name candidate."""
     def noun(word: str) -> bool:
-        return not is_bad_word(word) and word not in NOT_ALONE_TERMS - HEAD_ONLY_TERMS and is_name_candidate(f"{term} {word}")
+        return not is_bad_word(word) and word not in NOT_ALONE_TERMS - HEAD_ONLY_TERMS and is_name_candidate(f"{term} {word}", modifiers)
 
     word, count, _ = _follower([term], token_streams, accept=noun)
     if word is None or count < 2:
         return None
     phrase = f"{term} {word}"
-    return phrase if is_name_candidate(phrase) else None
+    return phrase if is_name_candidate(phrase, modifiers) else None
 
 
 def _overlaps(candidate: str, taken: set[str]) -> bool:
@@ -550,6 +569,7 @@ def area_names(
     index: PhraseIndex | None = None,
     forbidden: Mapping[int, set[str]] | None = None,
     outlier_name: str = OUTLIER_NAME,
+    modifiers: frozenset[str] | None = None,
 ) -> dict[int, str]:
     """A name per area, chosen like a topic's (:func:`topic_names`) from c-TF-IDF terms
     over the areas (:func:`class_terms`): with fewer, larger groups the distinctive
@@ -565,7 +585,7 @@ def area_names(
     if not inside.any():
         return names
     terms = class_terms([texts[i] for i in np.flatnonzero(inside)], areas[inside], analyzer)
-    names.update(topic_names(terms, areas, texts, analyzer=analyzer, index=index, forbidden=forbidden))
+    names.update(topic_names(terms, areas, texts, analyzer=analyzer, index=index, forbidden=forbidden, modifiers=modifiers))
     return names
 
 
@@ -588,6 +608,10 @@ def name_groups(
     3. The other areas are named without their topics' names, so an area of three small
        topics is not named after one of them ("optimal transport" for an area that
        also holds long-tailed recognition and clustering).
+    4. An area whose name so chosen covers less than :data:`FLOOR` of its papers joins
+       topics that share no phrase of their own; it is named by its two largest topics
+       ("tabular data / transformers", flagged mixed) when those hold most of its papers
+       and the compound covers more.
 
     Returns ``(topic_names, area_names)``.
     """
@@ -595,11 +619,12 @@ def name_groups(
     index = index or PhraseIndex(texts, analyzer.acronyms)
     labels = np.asarray(labels)
     doc_areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
+    modifiers = modifier_words(analyzer.tokens(text) for text in texts)
 
     def minority(t: int, area: int) -> bool:
         return (labels[doc_areas == area] == t).mean() <= 0.5
 
-    first = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index)
+    first = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, modifiers=modifiers)
     broad = {
         a: n for a, n in first.items()
         if a != -1 and len(name_parts(n)) == 1 and coverage(index, n, doc_areas == a) >= HOLD
@@ -607,10 +632,23 @@ def name_groups(
     topic_forbidden = {
         t: {broad[a]} for t, a in topic_areas_.items() if t != -1 and a in broad and minority(t, a)
     }
-    topic_names_ = topic_names(terms, labels, texts, analyzer=analyzer, index=index, forbidden=topic_forbidden)
+    topic_names_ = topic_names(terms, labels, texts, analyzer=analyzer, index=index, forbidden=topic_forbidden, modifiers=modifiers)
     area_forbidden = {a: set(broad.values()) for a in set(topic_areas_.values())}
     for t, a in topic_areas_.items():
         if t != -1 and t in topic_names_ and minority(t, a):
             area_forbidden[a] |= set(name_parts(topic_names_[t]))
-    rest = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, forbidden=area_forbidden)
+    rest = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, forbidden=area_forbidden, modifiers=modifiers)
+    for a, name in rest.items():
+        members = doc_areas == a
+        if a == -1 or coverage(index, name, members) >= FLOOR:
+            continue
+        # 4. No broader name holds for a quarter of the area: it joins topics that share
+        # no phrase of their own, and says so ("tabular data / transformers", flagged
+        # mixed) by its two largest topics, when those hold most of its papers.
+        tops = sorted((t for t, x in topic_areas_.items() if x == a and t in topic_names_), key=lambda t: (-int((labels == t).sum()), t))
+        if len(tops) < 2 or np.isin(labels[members], tops[:2]).mean() <= 0.5:
+            continue
+        joined = COMPOUND.join(name_parts(topic_names_[t])[0] for t in tops[:2])
+        if coverage(index, joined, members) > coverage(index, name, members):
+            rest[a] = joined
     return topic_names_, {**rest, **broad}

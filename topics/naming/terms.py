@@ -8,7 +8,7 @@ says whether a term reads like a research area. :mod:`topics.naming.labels` name
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
@@ -22,6 +22,7 @@ __all__ = [
     "TOKEN_PATTERN",
     "PhraseAnalyzer",
     "is_name_candidate",
+    "modifier_words",
 ]
 
 #: Tokens for topic terms: a letter, then letters or digits, hyphenated parts kept
@@ -160,8 +161,43 @@ def is_bad_word(word: str) -> bool:
     return word in ENGLISH_STOP_WORDS or word in GENERIC_TERMS or word.isdigit() or len(word) < 2
 
 
-def is_name_candidate(term: str) -> bool:
-    """Whether ``term`` (lower-case, space-separated words) can name a topic."""
+#: A word is a modifier in a corpus when at least this share of its uses run straight on
+#: into another content word of the same phrase (:func:`modifier_words`)...
+MODIFIER_SHARE = 0.9
+#: ...and it is used at least this often (rarer words keep the spelling rule alone).
+MODIFIER_MIN_USES = 5
+
+
+def modifier_words(token_streams: Iterable[Sequence[str]]) -> frozenset[str]:
+    """The words a corpus uses as modifiers: a word at least :data:`MODIFIER_SHARE` of
+    whose (at least :data:`MODIFIER_MIN_USES`) uses are followed by another content word,
+    with no punctuation between ("causal discovery", "adversarial attacks", "neural
+    networks"). Such a word describes a field and names none alone, and a phrase ending
+    in it is cut short ("graph neural"). The corpus says so itself, whatever the word's
+    spelling: on the full ICLR lists "causal" runs on in 97 % of its uses, "adversarial"
+    98 %, "bayesian" 98 %, "neural" 99 %, "visual" 96 %, against nouns such as "speech"
+    70 %, "graph" 81 %, "preference" 88 %, "fairness" 41 % and "reasoning" 52 %.
+
+    ``token_streams`` are :meth:`PhraseAnalyzer.tokens` lists (stop words kept, an empty
+    string where punctuation ends a phrase).
+    """
+    uses: dict[str, int] = {}
+    runs_on: dict[str, int] = {}
+    for tokens in token_streams:
+        for word, nxt in zip(tokens, list(tokens[1:]) + [""]):
+            if not word or len(word) < 2 or word in ENGLISH_STOP_WORDS:
+                continue
+            uses[word] = uses.get(word, 0) + 1
+            if nxt and len(nxt) > 1 and nxt not in ENGLISH_STOP_WORDS:
+                runs_on[word] = runs_on.get(word, 0) + 1
+    return frozenset(
+        w for w, n in uses.items() if n >= MODIFIER_MIN_USES and runs_on.get(w, 0) >= MODIFIER_SHARE * n
+    )
+
+
+def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
+    """Whether ``term`` (lower-case, space-separated words) can name a topic; a phrase
+    may not end in one of the corpus's ``modifiers`` (:func:`modifier_words`)."""
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
@@ -170,7 +206,7 @@ def is_name_candidate(term: str) -> bool:
     if len(words) == 1 and words[0] in NOT_ALONE_TERMS:
         return False
     last = words[-1]
-    if last not in NOUN_EXCEPTIONS and ADJECTIVE_ENDING.search(last) and len(words) > 1:
+    if len(words) > 1 and (last in modifiers or (last not in NOUN_EXCEPTIONS and ADJECTIVE_ENDING.search(last))):
         return False
     if len(set(words)) < len(words):
         return False
