@@ -7,7 +7,9 @@
    (``topics.save``), loaded back (``topics.load``, timed in this process and in a fresh
    one, imports included), and its tables written again and compared byte for byte.
 2. **Self-assignment**: the fitted papers assigned to their own model
-   (``TopicModel.transform``): the share that keeps its topic.
+   (``TopicModel.transform``): the share that keeps its topic (all of them: a fitted
+   paper's vector is recognised), and the share that the neighbour rule alone gives its
+   topic (each vector doubled: the same direction, not a fitted paper's vector).
 3. **2024 -> 2025**: a model fitted on ICLR 2024 alone assigns the 2025 papers; that
    assignment is compared, on the 2025 papers, with a joint fit of both years and with a
    fit on 2025 alone: topics matched one to one (``topics.stats.alignment.align_topics``,
@@ -110,9 +112,14 @@ def run(dataset: str, seed: int) -> dict:
     out["fit_first_year_s"] = time.perf_counter() - start
     mine = early.transform(corpus[first], embeddings[first])["topic"].to_numpy()
     clustered = early.labels_ != -1
+    # twice each vector: the same direction, but not a fitted paper's vector, so the
+    # neighbour rule places it (the papers themselves keep their fitted topics)
+    by_rule = early.transform(corpus[first], 2 * embeddings[first])["topic"].to_numpy()
     out["self_assignment"] = {
         "same_topic": float((mine == early.labels_).mean()),
         "same_topic_papers_with_topic": float((mine[clustered] == early.labels_[clustered]).mean()),
+        "same_topic_by_neighbour_rule": float((by_rule == early.labels_).mean()),
+        "same_topic_by_neighbour_rule_papers_with_topic": float((by_rule[clustered] == early.labels_[clustered]).mean()),
     }
     start = time.perf_counter()
     assigned = early.transform(corpus[second], embeddings[second])

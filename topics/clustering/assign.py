@@ -11,7 +11,11 @@ papers it is nearest to. Three things per paper:
   all the votes (outliers' votes included), else it is an outlier (-1). This is the rule
   of :func:`topics.clustering.consensus.assign_outliers` and of the landmark extension,
   so a new paper gets the topic a fitted paper in its place would have got
-  (``reduce_outliers=True`` models: any share, as in the fit).
+  (``reduce_outliers=True`` models: any share, as in the fit). A paper the model was
+  fitted on -- the same vector, byte for byte, as a text's vector depends on that text
+  alone -- keeps the topic and confidence the fit gave it (:func:`fitted_rows`), so
+  assigning a model's own papers gives back its topics (BERTopic's ``transform`` does not:
+  its issues 103, 370, 905 and 1582).
 * **confidence**: the share of the model's clusterings (its consensus runs, each read at
   four granularities) in which the paper lands in its topic, where the paper's cluster in
   each clustering is the one its neighbours vote for -- the quantity a fitted paper's
@@ -36,7 +40,8 @@ from topics.clustering.consensus import membership_confidence
 from topics.clustering.neighbors import nearest_neighbors, vote
 
 __all__ = [
-    "NOVELTY_QUANTILE", "assign_documents", "centroid_similarity", "fitted_similarity", "novelty_cut", "place_runs", "vote_topics",
+    "NOVELTY_QUANTILE", "assign_documents", "centroid_similarity", "fitted_rows", "fitted_similarity", "novelty_cut", "place_runs",
+    "vote_topics",
 ]
 
 #: The share of fitted papers that :func:`novelty_cut` leaves below the cut: a paper like
@@ -112,6 +117,17 @@ def fitted_similarity(model) -> np.ndarray:
         rest = sums[k] - raw[members]  # the topic's centroid without each member, up to scale
         sims[members, position[int(t)]] = np.einsum("ij,ij->i", x[members], _unit(rest))
     return sims.max(axis=1)
+
+
+def fitted_rows(model, embeddings: np.ndarray) -> np.ndarray:
+    """For each row of ``embeddings``, the position of the model's paper with the same
+    vector (equal bytes), or -1: which new papers are papers the model was fitted on."""
+    x = np.ascontiguousarray(_check(model, embeddings))
+    fitted = np.ascontiguousarray(np.asarray(model.embeddings_, dtype=np.float32))
+    known: dict[bytes, int] = {}
+    for i in range(len(fitted) - 1, -1, -1):  # the first of equal rows wins
+        known[fitted[i].tobytes()] = i
+    return np.array([known.get(row.tobytes(), -1) for row in x], dtype=np.int64)
 
 
 def place_runs(model, embeddings: np.ndarray) -> np.ndarray:
@@ -200,6 +216,10 @@ def assign_documents(model, embeddings: np.ndarray, *, novelty_quantile: float =
     confidence = membership_confidence(
         np.concatenate([np.asarray(model.labels_), topics]), np.concatenate([runs, new_runs], axis=1)
     )[len(model.labels_):]
+    same = fitted_rows(model, x)
+    known = same >= 0  # papers the model was fitted on keep what the fit gave them
+    topics = np.where(known, np.asarray(model.labels_)[np.maximum(same, 0)], topics)
+    confidence = np.where(known, np.asarray(model.confidence_)[np.maximum(same, 0)], confidence)
     nearest, similarity = centroid_similarity(model, x)
     out = pd.DataFrame(
         {
