@@ -16,7 +16,9 @@ def notebook_env(tmp_path_factory):
 
     old = dict(os.environ)
     # the weightless backend keeps the suite fast; the real model runs in test_cli
-    # and notebook 04 a sample of the full lists (TOPICS_N_PAPERS)
+    # and notebook 04 a sample of the full lists (TOPICS_N_PAPERS); with TOPICS_N_PAPERS
+    # set, notebook 05 reads the committed NeurIPS subset (tests/data/bigcorpus_neurips_sample.parquet,
+    # drawn by benchmarks/draw_bigcorpus_subset.py), never ../shared/data/bigcorpus.parquet
     os.environ.update(TOPICS_BACKEND="lsa", TOPICS_N_PAPERS="1200", TOPICS_CACHE_DIR=str(tmp_path_factory.mktemp("nbcache")))
     yield
     os.environ.clear()
