@@ -3,6 +3,7 @@ and what each kind says (narrate), draws (figures), lists (rows, tag) and is cal
 (title, file_stem). Small hand-made documents tables only, no model."""
 
 import dataclasses
+import re
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -349,3 +350,74 @@ def test_one_group_describes_the_topics_of_one_year():
         describe_group(pd.concat([docs, docs.assign(year=2025)]))
     with pytest.raises(ValueError, match="year 2030 is not in the documents"):
         describe_group(docs, group=2030)
+
+
+# --------------------------------------------------------------------------- many years
+
+LONG_YEARS = tuple(range(1987, 2023))
+LONG_SIZES = tuple(int(round(50 * (2818 / 50) ** (j / 35))) for j in range(36))  # 50 to 2,818: NeurIPS in shape
+
+
+def _long_docs() -> pd.DataFrame:
+    """36 years of 50 to 2,818 papers: time rises and bounds fade, each with a first and a
+    last year against its trend; diffusion appears in the last seven years."""
+    t = [j / 35 for j in range(36)]
+    planted = {"time": [0.40 + 0.10 * x for x in t], "bounds": [0.30 - 0.20 * x for x in t], "kernels": [0.05] * 36,
+               "diffusion": [0.01 if x > 0.8 else 0.0 for x in t]}
+    counts = {}
+    for j, (year, n) in enumerate(zip(LONG_YEARS, LONG_SIZES)):
+        per = {label: round(shares[j] * n) for label, shares in planted.items()}
+        if j == 0:
+            per["time"], per["bounds"] = 25, 5
+        if j == 35:
+            per["time"], per["bounds"] = 1200, 600
+        counts[year] = per | {"other": n - sum(per.values())}
+    rows = [{"year": y, "topic": t, "topic_label": label}
+            for y, per in counts.items() for t, (label, n) in enumerate(per.items()) for _ in range(n)]
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def long_trend():
+    return compare_groups(_long_docs())
+
+
+TREND_SENTENCE = re.compile(
+    r"(?P<label>\w+) (?P<verb>emerged|grew|faded) from (?P<a>[\d.]+) % of papers in (?P<early>\S+) to (?P<b>[\d.]+) % "
+    r"in (?P<late>\S+) \((?P<slope>[+-][\d.]+) points a year, 95 % CI (?P<low>[+-][\d.]+) to (?P<high>[+-][\d.]+); q = "
+)
+
+
+def _trend_sentences(trend) -> dict:
+    return {m["label"].lower(): m for m in map(TREND_SENTENCE.match, trend.narrate()[1:]) if m}
+
+
+def test_a_trend_over_many_years_gives_the_range_of_sizes(long_trend):
+    head = long_trend.narrate()[0]
+    assert head.startswith("From 1987 to 2022 (36 years with 50 to 2,818 papers with a topic each), 4 of 5 topics moved clearly")
+    assert "56, 63" not in head
+
+
+def test_trend_sentences_quote_shares_that_agree_with_the_verb(long_trend):
+    told = _trend_sentences(long_trend)
+    assert set(told) == {"diffusion", "other", "time", "bounds"}
+    classes = long_trend.table.set_index("label")["trend"]
+    assert classes[["diffusion", "time", "bounds"]].tolist() == ["emerging", "growing", "fading"]
+    for m in told.values():
+        a, b = float(m["a"]), float(m["b"])
+        assert (a < b) if m["verb"] in ("emerged", "grew") else (a > b), m.group(0)
+    assert {(m["early"], m["late"]) for m in told.values()} == {("1987–2004", "2005–2022")}
+    # the shares of papers in the first and second half of the span, pooled, by hand
+    docs = _long_docs()
+    early, late = docs[docs["year"] <= 2004], docs[docs["year"] >= 2005]
+    for label in ("time", "bounds"):
+        assert float(told[label]["a"]) == pytest.approx(100 * (early["topic_label"] == label).mean(), abs=0.05)
+        assert float(told[label]["b"]) == pytest.approx(100 * (late["topic_label"] == label).mean(), abs=0.05)
+
+
+def test_small_slopes_over_many_years_keep_their_digits(long_trend):
+    table = long_trend.table.set_index("label")
+    for label, m in _trend_sentences(long_trend).items():
+        for key, column in (("slope", "slope_pp"), ("low", "slope_low_pp"), ("high", "slope_high_pp")):
+            printed, value = float(m[key]), table.loc[label, column]
+            assert printed != 0 and printed == pytest.approx(value, rel=0.05), (label, key, m.group(0))

@@ -342,6 +342,28 @@ def test_a_small_group_beside_large_ones_is_named_in_a_warning(caplog):
     assert not caplog.records
 
 
+def test_many_small_groups_are_named_in_one_warning(caplog):
+    import logging
+
+    from topics.stats.groups import check_group_sizes
+
+    sizes = dict(zip(range(1987, 2023), (int(round(50 * (2818 / 50) ** (j / 35))) for j in range(36))))  # 25,491 papers
+    with caplog.at_level(logging.WARNING, logger="topics.stats.groups"):
+        check_group_sizes(sizes)
+    assert [r.message for r in caplog.records] == [
+        "15 years have only 50 to 251 papers each of the 25491 compared (year 2022 has 2818): 1987 (50), 1988 (56), 1989 (63), "
+        "1990 (71), 1991 (79), 1992 (89), 1993 (100), 1994 (112), 1995 (126), 1996 (141), 1997 (158), 1998 (178) and 3 more; "
+        "their shares and tests rest on very few papers"
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="topics.stats.groups"):
+        check_group_sizes({"a": 3, "b": 4, "c": 400}, by="status")
+    assert [r.message for r in caplog.records] == [
+        "2 status groups have only 3 to 4 papers each of the 407 compared (status c has 400): a (3) and b (4); "
+        "their shares and tests rest on very few papers"
+    ]
+
+
 def test_a_column_unique_per_paper_is_not_a_grouping():
     docs = make_trend_documents(0)
     docs["doc_id"] = [f"d{i}" for i in range(len(docs))]

@@ -1,6 +1,7 @@
 """Sentences that state what a comparison found (topics.stats.narration), on hand-made tables."""
 
 import pandas as pd
+import pytest
 
 from topics.stats import narration
 from topics.stats.comparison import Groups, Trend, TwoGroups
@@ -105,6 +106,55 @@ def test_describe_trend_by_hand():
             "slope_high_pp": 1.0, "q_value": 1.0, "trend": "stable"}
     assert narration.describe_trend(flat, [1, 2, 3], unit="step") == (
         "Speech was at 10.0 % of papers in 1 and 10.0 % in 3 (+0.0 points a step, 95 % CI -1.0 to +1.0; q = 1).")
+
+
+def test_describe_trend_quotes_the_pooled_halves_of_the_span():
+    # the first year is high and the last one low, against the trend of the span: the
+    # sentence quotes the halves the trend class compares (classify_trends), pooled
+    row = {"label": "time", "share_2021": 0.3, "share_2022": 0.1, "share_2023": 0.2, "share_2024": 0.25, "slope_pp": 3.0,
+           "slope_low_pp": 1.0, "slope_high_pp": 5.0, "q_value": 0.01, "trend": "growing"}
+    sizes = {2021: 10, 2022: 90, 2023: 50, 2024: 50}
+    assert narration.describe_trend(row, [2021, 2022, 2023, 2024], sizes=sizes) == (
+        "Time grew from 12.0 % of papers in 2021 and 2022 to 22.5 % in 2023 and 2024 (+3.0 points a year, 95 % CI +1.0 to +5.0; "
+        "q = 0.01).")  # (0.3 x 10 + 0.1 x 90) / 100 and (0.2 x 50 + 0.25 x 50) / 100
+    # an odd number of years leaves the middle one out; longer halves are ranges
+    years = list(range(2001, 2008))
+    shares = [0.1, 0.5, 0.3, 0.9, 0.1, 0.2, 0.3]  # the first year below the last
+    seven = {**{f"share_{y}": s for y, s in zip(years, shares)}, "label": "bounds", "slope_pp": -1.0, "slope_low_pp": -2.0,
+             "slope_high_pp": -0.5, "q_value": 0.02, "trend": "fading"}
+    assert narration.describe_trend(seven, years, sizes=dict.fromkeys(years, 100)).startswith(
+        "Bounds faded from 30.0 % of papers in 2001–2003 to 20.0 % in 2005–2007")
+    with pytest.raises(ValueError, match="sizes"):
+        narration.describe_trend(row, [2021, 2022, 2023, 2024])
+
+
+def test_describe_trend_keeps_small_shares_and_slopes_non_zero():
+    years = [2021, 2022, 2023]
+    tiny = {"label": "x", "share_2021": 0.0001, "share_2022": 0.0002, "share_2023": 0.0004, "slope_pp": 0.015,
+            "slope_low_pp": 0.0031, "slope_high_pp": 0.027, "q_value": 0.017, "trend": "emerging"}
+    assert narration.describe_trend(tiny, years) == (
+        "X emerged from 0.010 % of papers in 2021 to 0.040 % in 2023 (+0.015 points a year, 95 % CI +0.0031 to +0.027; q = 0.017).")
+    close = {"label": "time", "share_2021": 0.1004, "share_2022": 0.1003, "share_2023": 0.1002, "slope_pp": -0.012,
+             "slope_low_pp": -0.021, "slope_high_pp": -0.0031, "q_value": 0.017, "trend": "fading"}
+    assert narration.describe_trend(close, years) == (
+        "Time faded from 10.04 % of papers in 2021 to 10.02 % in 2023 (-0.012 points a year, 95 % CI -0.021 to -0.0031; q = 0.017).")
+    # slopes of one point or more keep one decimal; between 0.1 and 1, two significant digits
+    steep = {**close, "slope_pp": -12.34, "slope_low_pp": -0.53, "slope_high_pp": 0.0}
+    assert "(-12.3 points a year, 95 % CI -0.53 to +0.0; " in narration.describe_trend(steep, years)
+
+
+def test_narrate_trend_gives_the_range_of_sizes_over_many_groups():
+    def head(n_groups: int) -> str:
+        groups = tuple(range(2001, 2001 + n_groups))
+        sizes = {g: 100 * (i + 1) for i, g in enumerate(groups)} | {groups[-1]: 1200}
+        table = pd.DataFrame([{"topic": 0, "label": "speech", **{f"share_{g}": 0.1 for g in groups}, "slope_pp": 0.0,
+                               "slope_low_pp": -0.1, "slope_high_pp": 0.1, "z": 0.0, "q_value": 1.0, "trend": "stable",
+                               "outliers_counted": False}])
+        trend = Trend(table, by="year", groups=groups, sizes=sizes, scores=tuple(map(float, groups)), step="year")
+        return narration.narrate_trend(trend)[0]
+
+    assert head(6).startswith("From 2001 to 2006 (6 years with 100 to 1,200 papers with a topic each), no topic's share moved")
+    assert head(5).startswith("From 2001 to 2005 (5 years with 100, 200, 300, 400 and 1,200 papers with a topic), no topic's")
 
 
 def _areas(directions):

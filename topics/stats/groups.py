@@ -70,6 +70,8 @@ SMALL_GROUP_PAPERS = 5
 SMALL_GROUP_SHARE = 0.01
 #: A small year further than this many years from the nearest other year is *outlying*.
 OUTLYING_YEAR_GAP = 2
+#: The warning on small groups names at most this many (in order), then says how many more.
+MAX_SMALL_GROUPS_LISTED = 12
 
 
 # --------------------------------------------------------------------------- trend classes
@@ -197,7 +199,9 @@ def check_group_sizes(sizes: dict, by: str = "year", *, chosen: bool = False) ->
       years to choose instead, unless the years were ``chosen`` explicitly: then it is a
       logged warning.
     * Any other small group with a group at least ten times as large is named in a
-      logged warning: its shares and tests rest on very few papers.
+      logged warning: its shares and tests rest on very few papers. Several such groups
+      (the early years of a long trend) are named together in one warning, with their
+      papers, at most :data:`MAX_SMALL_GROUPS_LISTED` (12) of them.
 
     Parameters
     ----------
@@ -234,12 +238,24 @@ def check_group_sizes(sizes: dict, by: str = "year", *, chosen: bool = False) ->
                     raise ValueError(message)
                 logger.warning("%s", message)
                 named.add(y)
-    for g, n in sizes.items():
-        if g not in named and small(n) and sizes[largest] >= 10 * n:
-            logger.warning(
-                "%s %s has only %d of the %d papers compared (%s %s has %d): its shares and tests rest on very few papers",
-                by, g, n, total, by, largest, sizes[largest],
-            )
+    few = {g: n for g, n in sizes.items() if g not in named and small(n) and sizes[largest] >= 10 * n}
+    if len(few) == 1:
+        (g, n), = few.items()
+        logger.warning(
+            "%s %s has only %d of the %d papers compared (%s %s has %d): its shares and tests rest on very few papers",
+            by, g, n, total, by, largest, sizes[largest],
+        )
+    elif few:
+        listed = [f"{g} ({n})" for g, n in list(few.items())[:MAX_SMALL_GROUPS_LISTED]]
+        if len(few) > MAX_SMALL_GROUPS_LISTED:
+            listed.append(f"{len(few) - MAX_SMALL_GROUPS_LISTED} more")
+        listing = ", ".join(listed[:-1]) + " and " + listed[-1]
+        logger.warning(
+            "%d %s have only %d to %d papers each of the %d compared (%s %s has %d): %s; "
+            "their shares and tests rest on very few papers",
+            len(few), "years" if by == "year" else f"{by} groups", min(few.values()), max(few.values()), total,
+            by, largest, sizes[largest], listing,
+        )
 
 
 def _is_number(value) -> bool:

@@ -9,9 +9,13 @@ comparison's ``table``, ``groups``, ``sizes`` and ``by``.
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import pandas as pd
 
 __all__ = [
+    "MAX_SIZES_LISTED",
     "capitalize",
     "describe_change",
     "describe_trend",
@@ -22,6 +26,10 @@ __all__ = [
     "narrate_trend",
     "narrate_years",
 ]
+
+#: A trend's first sentence lists the papers of each group up to this many groups, and
+#: gives the smallest and the largest over more (36 years of NeurIPS would list 36 numbers).
+MAX_SIZES_LISTED = 5
 
 
 def capitalize(text: str) -> str:
@@ -150,34 +158,132 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}{'s' if n != 1 else ''}"
 
 
-def describe_trend(row: pd.Series | dict, groups: list, *, unit: str = "year") -> str:
-    """One sentence on one topic's trend: its first and last shares, the slope with its interval, and q."""
-    first, last = groups[0], groups[-1]
-    a, b = row[f"share_{first}"], row[f"share_{last}"]
+def _decimals(value: float, most: int = 4) -> int:
+    """Decimals that show ``value`` with two significant digits below 1, one decimal from 1 up (at most ``most``)."""
+    if not math.isfinite(value) or value == 0:
+        return 1
+    return min(most, max(1, 1 - math.floor(math.log10(abs(value)))))
+
+
+def _points(value: float) -> str:
+    """A signed number of percentage points: ``+4.0``, ``-0.53``, ``-0.012`` (two significant
+    digits below 1, at most four decimals), never ``-0.0``."""
+    value = float(value)
+    text = f"{value:+.{_decimals(value)}f}"
+    return "+0.0" if math.isfinite(value) and float(text) == 0 else text
+
+
+def _percents(a: float, b: float) -> tuple[str, str]:
+    """Two shares (0-1) as percentages, each with two significant digits below 1 % and one
+    decimal from 1 % up, and more decimals for both (at most four) where two different
+    shares would otherwise read the same."""
+    a, b = 100 * float(a), 100 * float(b)
+    da, db = _decimals(a), _decimals(b)
+    while a != b and f"{a:.{da}f}" == f"{b:.{db}f}" and max(da, db) < 4:
+        da = db = max(da, db) + 1
+    return f"{a:.{da}f}", f"{b:.{db}f}"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _period(groups: list) -> str:
+    """The groups of a half of the span: ``2021``, ``2021 and 2022``, ``1987–2004``."""
+    return _listing([str(g) for g in groups]) if len(groups) <= 2 else f"{groups[0]}–{groups[-1]}"
+
+
+def _halves(row, groups: list, scores: list, sizes: dict | None) -> list[tuple[str, float]]:
+    """The (period, pooled share) of the first and of the second half of the span.
+
+    The halves are those of :func:`topics.stats.groups.classify_trends`: the groups scored
+    below the midpoint of the scores and those above it (a group on the midpoint is in
+    neither). A half's share is its papers on the topic over all its papers.
+    """
+    mid = (min(scores) + max(scores)) / 2
+    out = []
+    for half in ([g for g, s in zip(groups, scores) if s < mid], [g for g, s in zip(groups, scores) if s > mid]):
+        if len(half) == 1:
+            out.append((_period(half), float(row[f"share_{half[0]}"])))
+            continue
+        if sizes is None:
+            raise ValueError(
+                f"describe_trend needs the papers per group (sizes=) to pool the shares of {_period(half)}; "
+                "pass the comparison's sizes"
+            )
+        papers = sum(sizes[g] for g in half)
+        out.append((_period(half), sum(float(row[f"share_{g}"]) * sizes[g] for g in half) / papers))
+    return out
+
+
+def describe_trend(
+    row: pd.Series | dict,
+    groups: list,
+    *,
+    unit: str = "year",
+    sizes: dict | None = None,
+    scores: list | None = None,
+) -> str:
+    """One sentence on one topic's trend: its share early and late in the span, the slope
+    with its interval, and q.
+
+    The shares are those of the first and the second half of the span, each pooled over
+    its groups (papers on the topic over all papers of the half; one group per half with
+    three groups): the halves :func:`topics.stats.groups.classify_trends` compares, so an
+    emerging or growing topic's second share is above its first and a fading topic's
+    below, where the first and last group alone could say the opposite. Shares (in %)
+    and slopes (in points) keep two significant digits below 1, so a small slope is not
+    printed as zero.
+
+    Parameters
+    ----------
+    row
+        A row of a :class:`~topics.stats.comparison.Trend` table.
+    groups
+        The groups in order.
+    unit
+        One step of the axis: "year" or "step".
+    sizes
+        Papers per group (the comparison's ``sizes``); needed where a half holds more
+        than one group.
+    scores
+        The groups' positions (the comparison's ``scores``); default the groups
+        themselves where they are numbers, else 0, 1, 2, ...
+    """
+    if scores is None:
+        scores = list(groups) if all(_is_number(g) for g in groups) else list(range(len(groups)))
+    (first, a), (last, b) = _halves(row, list(groups), [float(s) for s in scores], sizes)
+    a_text, b_text = _percents(a, b)
     verb = {"emerging": "emerged", "growing": "grew", "fading": "faded"}.get(row["trend"])
-    start = f"{verb} from {100 * a:.1f} % of papers in {first} to" if verb else f"was at {100 * a:.1f} % of papers in {first} and"
+    start = f"{verb} from {a_text} % of papers in {first} to" if verb else f"was at {a_text} % of papers in {first} and"
+    slope, low, high = (_points(row[key]) for key in ("slope_pp", "slope_low_pp", "slope_high_pp"))
     return (
-        f"{capitalize(str(row['label']))} {start} {100 * b:.1f} % in {last} "
-        f"({row['slope_pp']:+.1f} points a {unit}, 95 % CI {row['slope_low_pp']:+.1f} to {row['slope_high_pp']:+.1f}; "
-        f"q = {row['q_value']:.2g})."
+        f"{capitalize(str(row['label']))} {start} {b_text} % in {last} "
+        f"({slope} points a {unit}, 95 % CI {low} to {high}; q = {row['q_value']:.2g})."
     )
 
 
 def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int = 5, alpha: float = 0.05) -> list[str]:
     """Summarise a :class:`~topics.stats.comparison.Trend`: how many topics moved clearly
-    and how, then each rising and fading topic (at most ``max_items`` each), or the
-    steepest estimated slopes; ``bursts`` (:func:`topics.stats.bursts.detect_bursts`)
-    adds the surges of topics without a clear trend."""
+    and how, then each rising and fading topic (at most ``max_items`` each; its shares in
+    the two halves of the span, :func:`describe_trend`), or the steepest estimated
+    slopes; ``bursts`` (:func:`topics.stats.bursts.detect_bursts`) adds the surges of
+    topics without a clear trend. The papers per group are listed for up to
+    :data:`MAX_SIZES_LISTED` groups; over more, the smallest and largest are given."""
     groups = list(trend.groups)
     unit = trend.step
     sizes = trend.sizes
+    scores = list(trend.scores) or None
     comparison = trend.table
-    per_group = _listing([f"{sizes[g]:,}" for g in groups])
+    if len(groups) > MAX_SIZES_LISTED:
+        per_group = f"{min(sizes.values()):,} to {max(sizes.values()):,} {_basis(comparison)} each"
+    else:
+        per_group = f"{_listing([f'{sizes[g]:,}' for g in groups])} {_basis(comparison)}"
     classes = comparison["trend"].value_counts()
     n_clear = int(sum(classes.get(c, 0) for c in ("emerging", "growing", "fading")))
     kinds = [f"{int(classes[c])} {c}" for c in ("emerging", "growing", "fading") if classes.get(c, 0)]
     head = (
-        f"From {groups[0]} to {groups[-1]} ({len(groups)} {unit}s with {per_group} {_basis(comparison)}), "
+        f"From {groups[0]} to {groups[-1]} ({len(groups)} {unit}s with {per_group}), "
         + (
             f"{n_clear} of {len(comparison)} topics moved clearly (Cochran-Armitage trend test, false-discovery rate "
             f"q < {alpha:g}): {_listing(kinds)}"
@@ -195,12 +301,12 @@ def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int =
     rising = comparison[comparison["trend"].isin(["emerging", "growing"])].sort_values("z", ascending=False)
     fading = comparison[comparison["trend"] == "fading"].sort_values("z")
     for part in (rising.head(max_items), fading.head(max_items)):
-        sentences.extend(describe_trend(row, groups, unit=unit) for _, row in part.iterrows())
+        sentences.extend(describe_trend(row, groups, unit=unit, sizes=sizes, scores=scores) for _, row in part.iterrows())
     if not n_clear and len(comparison):
         up, down = comparison.loc[comparison["slope_pp"].idxmax()], comparison.loc[comparison["slope_pp"].idxmin()]
         for lead, row, shown in (("rise", up, up["slope_pp"] > 0), ("fall", down, down["slope_pp"] < 0)):
             if shown:
-                sentence = describe_trend(row, groups, unit=unit)
+                sentence = describe_trend(row, groups, unit=unit, sizes=sizes, scores=scores)
                 sentences.append(f"The steepest estimated {lead}: {sentence[:1].lower()}{sentence[1:]}")
         sentences.append(
             f"With {min(sizes.values()):,} papers in the smallest {unit}, slopes of this size are within what chance allows; "
