@@ -128,3 +128,57 @@ def test_topic_map_draws_a_sample_and_says_so():
     every = figures.topic_map(docs, coords, max_points=None).to_dict()
     assert sum(len(values(t["x"])) for t in every["data"]) == 1000
     assert every["layout"]["title"]["text"].startswith("Topic map: every paper")
+
+
+def _years_docs(years, topics=(0, 1, 2, -1), per=2):
+    rows = [{"topic": t, "topic_label": f"t{t}" if t != -1 else "outliers", "year": y, "title": f"p{t}-{y}-{i}", "abstract": "A."}
+            for y in years for t in topics for i in range(per)]
+    docs = pd.DataFrame(rows)
+    return docs, np.random.default_rng(0).normal(size=(len(docs), 2))
+
+
+def test_topic_map_with_many_years_has_one_trace_per_topic_and_a_year_menu():
+    years = list(range(1987, 2024))  # 37 years
+    docs, coords = _years_docs(years)
+    d = figures.topic_map(docs, coords).to_dict()
+    points, search = d["data"][:-1], d["data"][-1]
+    assert len(d["data"]) == 4 + 1  # one trace per topic, then the search trace
+    assert search["meta"] == "search"
+    assert [t["legendgroup"] for t in points] == ["0", "1", "2", "-1"] and all(t["showlegend"] for t in points)
+    # every paper drawn once, as a circle, its row in customdata and its year in the hover
+    rows = np.sort(np.concatenate([values(t["customdata"]) for t in points]))
+    np.testing.assert_array_equal(rows, np.arange(len(docs)))
+    assert all(t["marker"]["symbol"] == "circle" for t in points)
+    first = points[0]
+    assert [int(y) for y in first["text"]] == docs.iloc[values(first["customdata"])]["year"].tolist()
+    assert first["hovertemplate"] == "<b>%{hovertext}</b><br>%{text} · t0<extra></extra>"
+    # the year control is one dropdown: all years, six periods, then each year
+    (menu,) = d["layout"]["updatemenus"]
+    assert menu["type"] == "dropdown"
+    labels = [b["label"] for b in menu["buttons"]]
+    assert labels[:7] == ["All years", "1987–1993", "1994–1999", "2000–2005", "2006–2011", "2012–2017", "2018–2023"]
+    assert labels[7:] == [str(y) for y in years]
+    # each entry selects its years' points in every trace (the rest fade) and leaves the search trace alone
+    everything = menu["buttons"][0]["args"][0]["selectedpoints"]
+    assert everything == [None] * 5
+    for button, chosen in [(menu["buttons"][2], range(1994, 2000)), (menu["buttons"][7 + 10], [1997])]:
+        picked = button["args"][0]["selectedpoints"]
+        assert len(picked) == 5 and picked[-1] is None
+        for trace, idx in zip(points, picked):
+            year = docs["year"].to_numpy()[values(trace["customdata"])]
+            assert sorted(idx) == [i for i, y in enumerate(year) if y in chosen]
+    assert all(t["unselected"]["marker"]["opacity"] < 0.2 for t in points)
+
+
+def test_topic_map_marker_symbols_mean_one_thing():
+    two = figures.topic_map(*_years_docs([2024, 2025])).to_dict()
+    # two years: the earlier year diamonds, the later circles, as before
+    assert {(t["hovertemplate"].split("<br>")[1][:4], t["marker"]["symbol"]) for t in two["data"][:-1]} == {
+        ("2024", "diamond"), ("2025", "circle")}
+    assert [b["label"] for b in two["layout"]["updatemenus"][0]["buttons"]] == ["Both years", "2024 only", "2025 only"]
+    # three to six years: still a button per year, but every point a circle
+    six = figures.topic_map(*_years_docs(range(2020, 2026))).to_dict()
+    assert len(six["data"]) == 4 * 6 + 1 and six["layout"]["updatemenus"][0]["type"] == "buttons"
+    assert {t["marker"]["symbol"] for t in six["data"][:-1]} == {"circle"}
+    seven = figures.topic_map(*_years_docs(range(2019, 2026))).to_dict()
+    assert len(seven["data"]) == 4 + 1 and seven["layout"]["updatemenus"][0]["type"] == "dropdown"

@@ -131,3 +131,125 @@ def test_map_buttons_for_several_years():
     docs = pd.DataFrame({"topic": [0, 0, 1], "topic_label": ["a", "a", "b"], "year": [2021, 2022, 2023], "abstract": ["x.", "y.", "z."]})
     d = figures.topic_map(docs, np.zeros((3, 2))).to_dict()
     assert [b["label"] for b in d["layout"]["updatemenus"][0]["buttons"]] == ["All years", "2021 only", "2022 only", "2023 only"]
+
+
+def _docs(counts: dict[int, dict[int, int]], labels: dict[int, str]) -> pd.DataFrame:
+    """A documents table from {year: {topic: n_papers}}."""
+    rows = [{"year": y, "topic": t, "topic_label": labels[t]} for y, per in counts.items() for t, n in per.items() for _ in range(n)]
+    return pd.DataFrame(rows)
+
+
+LONG_LABELS = {
+    0: "graph neural networks / graph structure & message passing",
+    1: "reinforcement learning / policy gradient",
+    2: "kernel methods",
+    3: "supercalifragilisticexpialidociousnessofeverythingunderthesun",
+    4: "variational inference / approximate posterior / evidence lower bound",
+    5: "x",
+}
+
+
+@pytest.mark.parametrize("columns", [2, 3, 4, 6])
+def test_share_trends_titles_fit_their_panel(columns):
+    import html
+
+    years = range(2015, 2022)
+    counts = {y: {0: 5 + 10 * k, 1: 40, 2: 60 - 8 * k, 3: 30, 4: 30 + (k % 2) * 20, 5: 20} for k, y in enumerate(years)}
+    docs = _docs(counts, LONG_LABELS)
+    prev, comp = prevalence(docs), compare_groups(docs)
+    d = figures.share_trends(prev, comp, columns=columns).to_dict()
+    width = max(20, 140 // columns)  # characters a line: what 11-px text fits in a panel of a 1,100-px figure
+    trend = comp.table.set_index("topic")["trend"]
+    titles = [a["text"] for a in d["layout"]["annotations"]]
+    assert len(titles) == 6
+    for title in titles:
+        lines = [html.unescape(line) for line in title.split("<br>")]
+        assert 1 <= len(lines) <= 2, title
+        assert all(len(line) <= width for line in lines), (width, lines)
+        assert "<" not in title.replace("<br>", "")  # a name is text, never markup
+        topic = int(lines[0].split(":")[0])
+        assert lines[-1].endswith(f"· {trend[topic]}")  # the class always shows, at the end
+        shown = " ".join(lines)[: -len(f" · {trend[topic]}")].replace("…", "")
+        full = f"{topic}: {LONG_LABELS[topic]}"
+        # the title is the start of the name, cut only where it must be
+        assert full.replace(" ", "").startswith(shown.replace(" ", "")), (shown, full)
+        if len(full) + len(f" · {trend[topic]}") <= width:
+            assert lines == [f"{full} · {trend[topic]}"]
+    raw = {int(t.split(":")[0]): t for t in titles}
+    if columns == 4:  # 35 characters: two lines, the second cut before the class
+        assert raw[0] == "0: graph neural networks / graph<br>structure &amp; message… · growing"
+        assert raw[4] == "4: variational inference /<br>approximate posterior… · stable"  # no dangling "/"
+        assert raw[5] == "5: x · no clear trend"  # a short name stays on one line
+
+
+def test_share_trends_axes_fit_the_line_not_the_widest_band():
+    # 1987: ten papers, none in topic 0 -- a Wilson band up to ~28 %; later years: 2-4 % of 1,000 papers.
+    counts = {1987: {0: 0, 1: 10}, 1988: {0: 20, 1: 980}, 1989: {0: 30, 1: 970}, 1990: {0: 30, 1: 970}, 1991: {0: 40, 1: 960}}
+    docs = _docs(counts, {0: "small", 1: "big"})
+    prev = prevalence(docs)
+    assert prev.loc[(prev["topic"] == 0) & (prev["year"] == 1987), "ci_high"].iloc[0] > 0.25
+    d = figures.share_trends(prev, columns=2).to_dict()
+    # panels by mean share: "big" first (yaxis), "small" second (yaxis2)
+    assert [a["text"] for a in d["layout"]["annotations"]] == ["1: big", "0: small"]
+    small_band, small_line = d["data"][2], d["data"][3]
+    peak = max(values(small_line["y"]))
+    assert peak == pytest.approx(4.0)
+    assert list(d["layout"]["yaxis2"]["range"]) == pytest.approx([0, 1.5 * peak])  # from zero to 1.5 x the line's peak
+    assert max(values(small_band["y"])) > 25  # the band itself is intact, only cut by the axis
+    # a topic near 100 % stops at 100 %
+    big_line = d["data"][1]
+    assert max(values(big_line["y"])) > 90 and list(d["layout"]["yaxis"]["range"]) == pytest.approx([0, 100])
+
+
+DOMINANT = {0: "neural networks", 1: "deep learning", 2: "kernels", 3: "rest a", 4: "rest b", 5: "rest c", 6: "rest d"}
+
+
+@pytest.fixture(scope="module")
+def dominated():
+    # topic 0 holds 60 % falling to 50 %; topics 1 and 2 move between 1 % and 10 %; four small ones stay put.
+    years = range(1987, 1992)
+    counts = {y: {0: 600 - 50 * k, 1: 10 + 17 * k, 2: 80 - 17 * k} | {t: 78 for t in (3, 4, 5, 6)} for k, y in enumerate(years)}
+    docs = _docs(counts, DOMINANT)
+    return prevalence(docs), compare_groups(docs)
+
+
+def test_trend_movers_puts_each_topic_on_its_own_peak_when_one_dominates(dominated):
+    prev, comp = dominated
+    d = figures.trend_movers(prev, comp, n_topics=3).to_dict()
+    shares = {t["name"].split(" (")[0]: list(100 * prev[prev["label"] == t["name"].split(" (")[0]].sort_values("year")["share"])
+              for t in d["data"]}
+    assert set(shares) == {"neural networks", "deep learning", "kernels"}
+    # peaks 60 % against 8 %: each line is drawn as a share of its own peak, so every shape shows
+    for trace in d["data"]:
+        s = shares[trace["name"].split(" (")[0]]
+        assert values(trace["y"]) == pytest.approx([100 * v / max(s) for v in s])
+        assert max(values(trace["y"])) == pytest.approx(100)
+    assert "peak" in d["layout"]["yaxis"]["title"]["text"]
+    # a menu switches to the shares themselves and back
+    menu = d["layout"]["updatemenus"][0]
+    assert [b["label"] for b in menu["buttons"]] == ["Share of papers (%)", "Each topic's peak = 100"] and menu["active"] == 1
+    share_button, peak_button = menu["buttons"]
+    for k, trace in enumerate(d["data"]):
+        assert list(share_button["args"][0]["y"][k]) == pytest.approx(shares[trace["name"].split(" (")[0]])
+        assert list(peak_button["args"][0]["y"][k]) == pytest.approx(values(trace["y"]))
+    assert "share of the year's papers" in share_button["args"][1]["yaxis.title.text"]
+    # the hover always gives the share itself
+    neural = next(t for t in d["data"] if t["name"].startswith("neural networks"))
+    assert f"{shares['neural networks'][0]:.1f} %" in neural["hovertext"][0] and neural["hovertext"][0].count("59.9 %") == 1
+    # asked for, the shares themselves
+    plain = figures.trend_movers(prev, comp, n_topics=3, scale="share").to_dict()
+    for trace in plain["data"]:
+        assert values(trace["y"]) == pytest.approx(shares[trace["name"].split(" (")[0]])
+    assert plain["layout"]["yaxis"]["title"]["text"] == "share of the year's papers (%)"
+    assert plain["layout"]["updatemenus"][0]["active"] == 0
+    with pytest.raises(ValueError, match="scale must be 'auto', 'share' or 'peak', got 'log'"):
+        figures.trend_movers(prev, comp, scale="log")
+
+
+def test_trend_movers_keeps_shares_when_peaks_are_alike(trend):
+    prev, comp = trend
+    d = figures.trend_movers(prev, comp).to_dict()  # peaks 9.5 % to 27.5 %: within a factor of four
+    assert d["layout"]["updatemenus"][0]["active"] == 0
+    assert d["layout"]["yaxis"]["title"]["text"] == "share of the year's papers (%)"
+    peak = figures.trend_movers(prev, comp, scale="peak").to_dict()
+    assert all(max(values(t["y"])) == pytest.approx(100) for t in peak["data"])

@@ -28,6 +28,11 @@ __all__ = ["MAP_MAX_POINTS", "map_sample", "topic_map", "topic_sizes", "topic_te
 MAP_MAX_POINTS = 10_000
 #: Papers kept per (topic, year) group, where it has that many, however small its share.
 MAP_MIN_PER_GROUP = 20
+#: Up to this many years the map has a button per year (and a trace per topic and year);
+#: with more, one trace per topic and a dropdown of periods and years.
+_MAP_YEAR_BUTTONS = 6
+#: The most periods the map's dropdown offers (each about five years long).
+_MAP_PERIODS = 6
 
 
 def map_sample(documents: pd.DataFrame, *, max_points: int = MAP_MAX_POINTS, random_state: int = 0) -> np.ndarray:
@@ -75,8 +80,14 @@ def topic_map(
 
     ``documents`` needs ``topic``, ``topic_label``, ``year`` and ``abstract``
     (``title`` used for hover when present; ``area`` and ``area_label`` when present).
-    One trace per (topic, year), ordered by area; the buttons show one year, the other,
-    or both. With two or more areas the colours follow the areas (:func:`area_shades`:
+    Traces are ordered by area. With up to six years, one trace per (topic, year) and a
+    row of buttons that show all years or one; with exactly two years the earlier year's
+    points are diamonds and the later year's circles, otherwise every point is a circle.
+    With more years, one trace per topic (so the number of traces does not grow with the
+    years), every point a circle carrying its year in ``text``, and a dropdown of all
+    years, up to six periods of consecutive years, and each year: an entry sets every
+    topic trace's ``selectedpoints`` to the papers of its years and fades the others.
+    With two or more areas the colours follow the areas (:func:`area_shades`:
     a topic is a shade of its area's colour), each area's name sits at the median of its
     papers, and the topic names (at their papers' medians) are hidden annotations named
     ``"topic"``, for a page to show when the reader zooms in (the report does; every
@@ -112,30 +123,15 @@ def topic_map(
     years = sorted(int(y) for y in docs["year"].unique())
     order = sorted(docs["topic"].unique(), key=lambda t: (t == -1, topic_area.get(int(t), -1) if by_area else 0, t))
     fig = go.Figure()
-    trace_years = []
-    for t in order:
-        for y in years:
-            part = docs[(docs["topic"] == t) & (docs["year"] == y)]
-            if part.empty:
-                continue
-            label = part["topic_label"].iloc[0]
-            fig.add_trace(
-                go.Scattergl(
-                    x=part["x"].to_numpy(), y=part["y"].to_numpy(), mode="markers",
-                    name=esc(f"{t}: {label}" if t != -1 else label),
-                    legendgroup=str(t), showlegend=y == min(docs.loc[docs["topic"] == t, "year"]),
-                    marker=dict(color=colors[int(t)], size=6 if t != -1 else 4, opacity=0.8 if t != -1 else 0.45,
-                                symbol="circle" if y == years[-1] else "diamond"),
-                    hovertext=part["hover"].tolist(), customdata=part["row"].to_numpy(),
-                    hovertemplate=f"<b>%{{hovertext}}</b><br>{y} · {esc(label)}<extra></extra>",
-                )
-            )
-            trace_years.append(y)
+    marker = {int(t): dict(color=colors[int(t)], size=6 if t != -1 else 4, opacity=0.8 if t != -1 else 0.45) for t in order}
+    if len(years) <= _MAP_YEAR_BUTTONS:
+        menu = _year_buttons(fig, docs, order, years, marker)
+    else:
+        menu = _year_dropdown(fig, docs, order, years, marker)
     fig.add_trace(go.Scattergl(
         x=[], y=[], mode="markers", name="search matches", meta="search", showlegend=False, hoverinfo="skip",
         marker=dict(size=12, color="rgba(0,0,0,0)", line=dict(width=2, color="#111")),
     ))
-    trace_years.append(None)  # the search trace shows whatever the year
     centres = all_docs[all_docs["topic"] != -1].groupby(["topic", "topic_label"])[["x", "y"]].median().reset_index()
     for _, row in centres.iterrows():
         fig.add_annotation(x=row["x"], y=row["y"], text=esc(row["topic_label"]), showarrow=False, name="topic",
@@ -150,19 +146,68 @@ def topic_map(
             fig.add_annotation(x=row["x"], y=row["y"], text=f"<b>{esc(row['area_label'])}</b>", showarrow=False, name="area",
                                font=dict(size=14, color=colors[first[int(row["area"])]]),
                                bgcolor="rgba(255,255,255,0.8)", bordercolor="#999", borderwidth=1)
-    everything = "Both years" if len(years) == 2 else "All years"
-    buttons = [dict(label=everything, method="restyle", args=[{"visible": [True] * len(trace_years)}])]
-    for y in years:
-        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty in (y, None) for ty in trace_years]}]))
     fig.update_layout(
         **LAYOUT, title=title, height=650,
         xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False),
         yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False),
         legend=dict(title="Topic (click to hide)", itemsizing="constant"),
         meta={"n_points": len(docs), "n_documents": len(all_docs), "x_span": float(np.ptp(coords[:, 0])) if len(coords) else 0.0},
-        updatemenus=[dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)],
+        updatemenus=[menu],
     )
     return fig
+
+
+def _point_trace(part: pd.DataFrame, t, marker: dict, *, year_text: str, **extra) -> go.Scattergl:
+    """The map's points of topic ``t`` in ``part``; ``year_text`` is the hover's year."""
+    label = part["topic_label"].iloc[0]
+    return go.Scattergl(
+        x=part["x"].to_numpy(), y=part["y"].to_numpy(), mode="markers", name=esc(f"{t}: {label}" if t != -1 else label),
+        legendgroup=str(t), marker=marker, hovertext=part["hover"].tolist(), customdata=part["row"].to_numpy(),
+        hovertemplate=f"<b>%{{hovertext}}</b><br>{year_text} · {esc(label)}<extra></extra>", **extra,
+    )
+
+
+def _year_buttons(fig: go.Figure, docs: pd.DataFrame, order: list, years: list[int], marker: dict) -> dict:
+    """One trace per (topic, year) and a button per year (few years); the buttons' menu.
+    The search trace, added after, shows whatever the year."""
+    trace_years = []
+    for t in order:
+        first = min(docs.loc[docs["topic"] == t, "year"])
+        for y in years:
+            part = docs[(docs["topic"] == t) & (docs["year"] == y)]
+            if part.empty:
+                continue
+            symbol = "diamond" if len(years) == 2 and y == years[0] else "circle"
+            fig.add_trace(_point_trace(part, t, marker[int(t)] | dict(symbol=symbol), year_text=str(y), showlegend=bool(y == first)))
+            trace_years.append(y)
+    trace_years.append(None)  # the search trace
+    everything = "Both years" if len(years) == 2 else "All years"
+    buttons = [dict(label=everything, method="restyle", args=[{"visible": [True] * len(trace_years)}])]
+    for y in years:
+        buttons.append(dict(label=f"{y} only", method="restyle", args=[{"visible": [ty in (y, None) for ty in trace_years]}]))
+    return dict(type="buttons", direction="right", x=0, y=1.08, xanchor="left", buttons=buttons, showactive=True)
+
+
+def _year_dropdown(fig: go.Figure, docs: pd.DataFrame, order: list, years: list[int], marker: dict) -> dict:
+    """One trace per topic and a dropdown of all years, periods and single years (many
+    years); the dropdown's menu. An entry selects its years' points (``selectedpoints``)
+    in every topic's trace and fades the rest; the search trace, added after, is left alone."""
+    point_years = []
+    for t in order:
+        part = docs[docs["topic"] == t]
+        year = part["year"].astype(int).to_numpy()
+        fig.add_trace(_point_trace(part, t, marker[int(t)] | dict(symbol="circle"), year_text="%{text}", showlegend=True,
+                                   text=year.astype(str).tolist(), unselected=dict(marker=dict(opacity=0.06))))
+        point_years.append(year)
+    n_periods = min(_MAP_PERIODS, max(2, round(len(years) / 5)))
+    periods = [list(p) for p in np.array_split(np.asarray(years), n_periods)]
+    entries = [(f"{p[0]}–{p[-1]}", p) for p in periods] + [(str(y), [y]) for y in years]
+    buttons = [dict(label="All years", method="restyle", args=[{"selectedpoints": [None] * (len(order) + 1)}])]
+    for label, chosen in entries:
+        picked = [np.flatnonzero(np.isin(year, chosen)).tolist() for year in point_years]
+        buttons.append(dict(label=label, method="restyle", args=[{"selectedpoints": picked + [None]}]))
+    return dict(type="dropdown", direction="down", x=0, y=1.08, xanchor="left", buttons=buttons,
+                showactive=True, active=0)
 
 
 # --------------------------------------------------------------------------- 3. sizes

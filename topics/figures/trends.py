@@ -13,6 +13,8 @@ names, group names) is HTML-escaped.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -24,6 +26,14 @@ __all__ = ["group_heatmap", "share_trends", "trend_movers", "trend_slopes"]
 
 _CLASS_ORDER = {"emerging": 0, "growing": 1, "fading": 2, "stable": 3, "no clear trend": 4}
 _CLEAR = ("emerging", "growing", "fading")
+#: Characters of 11-px title text across a 1,100-pixel-wide row of panels: a panel's title
+#: line holds ``max(20, _ROW_CHARS // columns)`` of them.
+_ROW_CHARS = 140
+#: A panel's axis runs from zero to this many times its line's peak (at most 100 %).
+_HEADROOM = 1.5
+#: :func:`trend_movers` draws each topic against its own peak where the highest peak is
+#: more than this many times the lowest.
+_PEAK_SPREAD = 4.0
 
 
 def _rgba(hex_colour: str, alpha: float) -> str:
@@ -35,6 +45,30 @@ def _span(groups) -> str:
     return f"{groups[0]}–{groups[-1]}"
 
 
+def _panel_title(text: str, suffix: str, width: int) -> str:
+    """``text`` then ``suffix`` on at most two lines of at most ``width`` characters each,
+    HTML-escaped and joined by ``<br>``. ``text`` wraps at spaces (a word longer than a line
+    is split) and is cut with "…" where two lines cannot hold it; ``suffix`` always shows
+    whole, at the end of the last line (``width`` must exceed its length)."""
+    text = " ".join(str(text).split())
+    lines = textwrap.wrap(text, width) or [""]
+    if len(lines) == 1 and len(lines[0]) + len(suffix) <= width:
+        return esc(lines[0] + suffix)
+    first = lines[0]
+    rest = text[len(first):].strip()
+    if rest:
+        room = width - len(suffix)
+        if len(rest) > room:
+            cut = rest[:room - 1]
+            if " " in cut and rest[room - 1] != " ":
+                cut = cut.rsplit(" ", 1)[0]  # end on a whole word
+            rest = cut.rstrip(" /,;:-") + "…"
+        second = rest + suffix
+    else:
+        second = suffix.lstrip()
+    return esc(first) + "<br>" + esc(second)
+
+
 def share_trends(
     prevalence: pd.DataFrame,
     comparison=None,
@@ -44,10 +78,15 @@ def share_trends(
 ) -> go.Figure:
     """Small multiples: each topic's share per group (year) with its 95 % Wilson band.
 
-    One panel per topic, in the topic's colour, every panel's axis from zero. With a
-    trend ``comparison``, panels are ordered by class (emerging, growing, fading,
-    stable, no clear trend), then by z, and each title names the class; without one,
-    by mean share.
+    One panel per topic, in the topic's colour. Every panel's axis runs from zero to 1.5
+    times the peak of its line (at most 100 %; a line that stays at zero: to the top of
+    its band, at least 1 %), so a small topic's line keeps its height; the band of a
+    group with few papers can reach past the top and is cut there (the hover gives the
+    whole interval). With a trend ``comparison``, panels are ordered by
+    class (emerging, growing, fading, stable, no clear trend), then by z, and each title
+    names the class; without one, by mean share. A title ("id: name", then " · class")
+    takes at most two lines of ``max(20, 140 // columns)`` characters, about what fits
+    over a panel of a 1,100-pixel-wide figure; a longer name is cut with "…".
     """
     by = group_column(prevalence)
     total = f"{by}_total"
@@ -64,7 +103,8 @@ def share_trends(
         trend = {}
     labels = prev.drop_duplicates("topic").set_index("topic")["label"]
     rows = int(np.ceil(len(order) / columns))
-    titles = [esc(f"{t}: {labels[t]}")[:42] + (f" · {trend[t]}" if t in trend else "") for t in order]
+    width = max(20, _ROW_CHARS // columns)
+    titles = [_panel_title(f"{t}: {labels[t]}", f" · {trend[t]}" if t in trend else "", width) for t in order]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.06,
                         vertical_spacing=min(0.12, 0.6 / max(rows, 1)))
     colors = topic_colors(order)
@@ -80,7 +120,10 @@ def share_trends(
         fig.add_trace(go.Scatter(x=x, y=100 * part["share"], mode="lines+markers", line=dict(color=colors[int(t)], width=2),
                                  marker=dict(size=6), name=esc(labels[t]), showlegend=False, hovertext=hover,
                                  hoverinfo="text"), row=row, col=col)
-    fig.update_yaxes(rangemode="tozero", tickfont_size=9, ticksuffix=" %")
+        peak = float(100 * part["share"].max()) if part["share"].notna().any() else 0.0
+        top = min(100.0, _HEADROOM * peak) if peak > 0 else max(1.0, float(100 * part["ci_high"].fillna(0.0).max()))
+        fig.update_yaxes(range=[0, top], row=row, col=col)
+    fig.update_yaxes(tickfont_size=9, ticksuffix=" %")
     fig.update_xaxes(type="category", tickfont_size=9)
     fig.update_annotations(font_size=11)
     fig.update_layout(**LAYOUT, height=190 * rows + 140,
@@ -93,15 +136,24 @@ def trend_movers(
     comparison,
     *,
     n_topics: int = 8,
+    scale: str = "auto",
     title: str | None = None,
 ) -> go.Figure:
     """Slope chart of the ``n_topics`` topics with the steepest slopes (points per year).
 
     One line per topic across every group, named in the legend with its slope; clear
-    trends (emerging, growing, fading) solid, the others dotted.
+    trends (emerging, growing, fading) solid, the others dotted. ``scale`` picks what the
+    y-axis shows first: ``"share"``, each group's share of papers (%); ``"peak"``, each
+    share as a percentage of the topic's own highest share, so that every line spans 0 to
+    100 and a small topic's rise or fall shows beside a large one; ``"auto"`` (default),
+    ``"peak"`` where the highest of the topics' peaks is more than four times the lowest,
+    else ``"share"``. Two buttons switch between the views; the hover always gives the
+    share itself.
     """
     if n_topics < 1:
         raise ValueError(f"n_topics must be at least 1, got {n_topics}")
+    if scale not in ("auto", "share", "peak"):
+        raise ValueError(f"scale must be 'auto', 'share' or 'peak', got {scale!r}")
     by = group_column(prevalence)
     total = f"{by}_total"
     groups = list(comparison.groups)
@@ -111,22 +163,39 @@ def trend_movers(
     colors = topic_colors(movers["topic"])
     x = [str(g) for g in groups]
     unit = comparison.step
+    parts = [prevalence[prevalence["topic"] == t].set_index(by).reindex(groups) for t in movers["topic"]]
+    shares = [[float(v) for v in 100 * p["share"]] for p in parts]
+    peaks = [max((v for v in s if np.isfinite(v)), default=0.0) for s in shares]
+    relative = [[100 * v / peak if peak > 0 else v for v in s] for s, peak in zip(shares, peaks)]
+    if scale == "auto":
+        positive = [p for p in peaks if p > 0]
+        scale = "peak" if positive and max(positive) > _PEAK_SPREAD * min(positive) else "share"
+    share_title = f"share of the {by}'s papers (%)"
+    peak_title = f"share of the {by}'s papers, as % of the topic's own peak"
     fig = go.Figure()
-    for r in movers.itertuples(index=False):
-        part = prevalence[prevalence["topic"] == r.topic].set_index(by).reindex(groups)
+    for r, part, y in zip(movers.itertuples(index=False), parts, relative if scale == "peak" else shares):
         clear = r.trend in _CLEAR
         name = f"{esc(r.label)} ({r.slope_pp:+.1f}/{unit})"
         hover = [f"<b>{esc(r.label)}</b> · {r.trend}<br>{esc(g)}: {pct(p['share'])} ({int(p['n_docs'])} of {int(p[total])})"
                  f"<br>slope {r.slope_pp:+.2f} points per {unit} (95 % CI {r.slope_low_pp:+.2f} to {r.slope_high_pp:+.2f})"
                  for g, p in zip(groups, part.to_dict("records"))]
         fig.add_trace(go.Scatter(
-            x=x, y=100 * part["share"], mode="lines+markers", name=name,
+            x=x, y=y, mode="lines+markers", name=name,
             line=dict(color=colors[int(r.topic)], width=3 if clear else 1.5, dash="solid" if clear else "dot"),
             marker=dict(size=7), hovertext=hover, hoverinfo="text",
         ))
+    buttons = [
+        dict(label="Share of papers (%)", method="update",
+             args=[{"y": shares}, {"yaxis.title.text": share_title, "yaxis.autorange": True}]),
+        dict(label="Each topic's peak = 100", method="update",
+             args=[{"y": relative}, {"yaxis.title.text": peak_title, "yaxis.autorange": True}]),
+    ]
     fig.update_xaxes(type="category", title_text=by)
-    fig.update_yaxes(title_text=f"share of the {by}'s papers (%)", rangemode="tozero")
+    fig.update_yaxes(title_text=peak_title if scale == "peak" else share_title, rangemode="tozero")
     fig.update_layout(**LAYOUT, height=520, legend=dict(title="Topic (slope, points per " + unit + ")"),
+                      updatemenus=[dict(type="buttons", direction="right", x=0, y=1.02, xanchor="left", yanchor="bottom",
+                                        buttons=buttons, showactive=True, active=1 if scale == "peak" else 0)],
+                      margin=dict(t=130),
                       title=title or f"The biggest movers, {_span(groups)}: the {len(movers)} steepest slopes")
     return fig
 

@@ -43,7 +43,8 @@ _HOW_TO_READ = {
     "map": "Each point is a paper; papers with similar abstracts lie close together. Colours follow the areas (shades of "
     "one colour are the topics of one area), grey points are outliers that fit no topic. Area names sit at their "
     "centres; zoom in (drag a box) to see the topic names, or hover over a point. Search to circle the matching "
-    "papers, click a point to read its abstract, use the buttons to show one year, and click legend entries to "
+    "papers, click a point to read its abstract, use the buttons (over six years: the menu of periods and years) to "
+    "show one year or period, and click legend entries to "
     "hide topics. Distances between far-apart groups mean little in this layout.",
     "sizes": "Bars are shares of each year's papers, so years of different size compare fairly; "
     "whiskers are 95 % intervals.",
@@ -53,9 +54,12 @@ _HOW_TO_READ = {
     "hierarchy": "Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
     "trends": "One panel per topic: its share of each year's papers (line) and the 95 % interval of that share "
     "(band). Panels run from emerging and growing topics to fading, stable and unclear ones; every axis starts at zero, "
-    "so compare the shape of a line with its own band, not heights across panels. A year with few papers has a wide band.",
+    "so compare the shape of a line with its own band, not heights across panels. A year with few papers has a wide band; "
+    "each axis runs to one and a half times its line's peak, so a band cut at the top runs further (hover for it).",
     "movers": "The topics with the steepest slopes (percentage points per year), one line each across the years. "
-    "Solid lines are clear trends (false-discovery rate q < 0.05); dotted ones are steep but not clear.",
+    "Solid lines are clear trends (false-discovery rate q < 0.05); dotted ones are steep but not clear. Where one topic "
+    "is far larger than the others, the lines open as shares of each topic's own peak (100 = its highest share; the "
+    "buttons switch to shares of papers, and the hover always gives the share).",
     "slopes": "Each topic's linear trend in percentage points per year with its 95 % interval; an interval that crosses "
     "zero is compatible with no trend. Faded bars are not clear trends (Cochran-Armitage q ≥ 0.05).",
     "heatmap": "Each cell: how much more (red) or less (blue) common a topic is in one group than in the others, as a "
