@@ -242,6 +242,11 @@ for sentence in by_period.narrate():
     print("-", sentence)
 by_period.table[["label", *[f"share_{p}" for p in PERIODS], "slope_pp", "q_value", "trend"]].head(12).round(3)
 
+# %% [markdown]
+# One panel per topic, its share in each six-year period with a 95 % band: look for the
+# topics whose line peaks in a middle period, which a straight line over the years
+# calls fading or misses.
+
 # %%
 topics.figures.share_trends(period_prevalence, by_period, title="Each topic's share per six-year period (95 % band)")
 
