@@ -51,7 +51,6 @@ def done(stage, start):
     t[stage] = time.perf_counter() - start
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = time.perf_counter()
-import numpy as np
 import topics
 from topics.pipeline import analyze, write_tables
 from topics.report.render import write_report
@@ -71,7 +70,6 @@ if {n}:
 corpus = corpus.reset_index(drop=True)
 done("reading", s)
 by = "venue" if view == "venue" else "year"
-s = time.perf_counter()
 a = analyze(corpus, embedder={backend!r}, by=by, cache={cache!r}, random_state=0)
 for stage, seconds in a.timings.items():
     t[stage] = seconds

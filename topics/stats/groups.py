@@ -40,6 +40,7 @@ import pandas as pd
 from scipy import stats
 
 from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
+from topics.stats.narration import span_halves
 from topics.stats.trends import (
     benjamini_hochberg,
     cochran_armitage,
@@ -90,8 +91,7 @@ def _trend_arrays(counts, totals, scores, *, alpha: float, stable_margin: float,
     else:
         q = stats.false_discovery_control(p, axis=-1, method="bh")
         chi2_q = stats.false_discovery_control(chi2_p, axis=-1, method="bh")
-    mid = (s.min() + s.max()) / 2
-    early, late = s < mid, s > mid
+    early, late = (np.array(half, dtype=bool) for half in span_halves(s))
     with np.errstate(invalid="ignore", divide="ignore"):
         early_share = x[..., early].sum(-1) / n[..., early].sum(-1)
         late_share = x[..., late].sum(-1) / n[..., late].sum(-1)

@@ -25,6 +25,7 @@ __all__ = [
     "narrate_pair",
     "narrate_trend",
     "narrate_years",
+    "span_halves",
 ]
 
 #: A trend's first sentence lists the papers of each group up to this many groups, and
@@ -193,16 +194,25 @@ def _period(groups: list) -> str:
     return _listing([str(g) for g in groups]) if len(groups) <= 2 else f"{groups[0]}–{groups[-1]}"
 
 
+def span_halves(scores) -> tuple[list[bool], list[bool]]:
+    """Which groups of an ordered span are in its first half and which in its second: those
+    scored below the midpoint of the scores, and those above it (a group on the midpoint is
+    in neither). The halves a trend's class compares (:func:`topics.stats.groups.classify_trends`)
+    and its sentence quotes (:func:`describe_trend`)."""
+    scores = [float(v) for v in scores]
+    mid = (min(scores) + max(scores)) / 2
+    return [v < mid for v in scores], [v > mid for v in scores]
+
+
 def _halves(row, groups: list, scores: list, sizes: dict | None) -> list[tuple[str, float]]:
     """The (period, pooled share) of the first and of the second half of the span.
 
-    The halves are those of :func:`topics.stats.groups.classify_trends`: the groups scored
-    below the midpoint of the scores and those above it (a group on the midpoint is in
-    neither). A half's share is its papers on the topic over all its papers.
+    The halves are :func:`span_halves`; a half's share is its papers on the topic over all
+    its papers.
     """
-    mid = (min(scores) + max(scores)) / 2
     out = []
-    for half in ([g for g, s in zip(groups, scores) if s < mid], [g for g, s in zip(groups, scores) if s > mid]):
+    for inside in span_halves(scores):
+        half = [g for g, keep in zip(groups, inside) if keep]
         if len(half) == 1:
             out.append((_period(half), float(row[f"share_{half[0]}"])))
             continue
