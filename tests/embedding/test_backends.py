@@ -37,6 +37,23 @@ def test_real_minilm_embeds_by_meaning(tmp_path):
     assert v[0] @ v[1] > v[0] @ v[2] + 0.2
 
 
+def test_native_bf16_reads_the_cpu_flags_as_pytorch_does(tmp_path, monkeypatch):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse avx2 avx512f avx512_bf16\nbugs\t\t: spectre_v1\n")
+    assert backends.cpu_flags(str(cpuinfo)) == {"fpu", "sse", "avx2", "avx512f", "avx512_bf16"}
+    assert backends.cpu_flags(str(tmp_path / "absent")) is None
+    monkeypatch.setattr(backends, "cpu_flags", lambda: {"avx2", "avx512f"})
+    assert not backends.native_bf16()
+    monkeypatch.setattr(backends, "cpu_flags", lambda: {"avx2", "amx_tile"})
+    assert backends.native_bf16()
+    monkeypatch.undo()
+    if backends.cpu_flags() is not None:  # on this machine, the flags give PyTorch's answer
+        import torch
+
+        asked = any(bool(getattr(torch.cpu, n, lambda: False)()) for n in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"))
+        assert backends.native_bf16() == asked
+
+
 def test_auto_precision_follows_the_cpu(monkeypatch):
     monkeypatch.setattr(backends, "native_bf16", lambda: True)
     fast = get_embedder("minilm")

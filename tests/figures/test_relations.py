@@ -27,6 +27,11 @@ def test_similarity_and_hierarchy():
     dend = figures.topic_hierarchy(table).to_dict()
     assert len(dend["data"]) == 2  # two merges for three topics
     assert set(dend["layout"]["yaxis"]["ticktext"]) == {"0: t0", "1: t1", "2: t2"}
+    # t0 and t1 (cosine 0.9) join at distance 0.1; t2 joins them at the mean distance 0.85
+    assert sorted(max(values(t["x"])) for t in dend["data"]) == pytest.approx([0.1, 0.85])
+    ticks = dict(zip(dend["layout"]["yaxis"]["ticktext"], dend["layout"]["yaxis"]["tickvals"]))
+    first = min(dend["data"], key=lambda t: max(values(t["x"])))
+    assert {values(first["y"])[0], values(first["y"])[-1]} == {ticks["0: t0"], ticks["1: t1"]}  # the merge's ends sit on its topics
 
 
 def test_theme_shares_draws_shares_and_intervals():

@@ -54,6 +54,7 @@ __all__ = [
     "HashingEmbedder",
     "LSAEmbedder",
     "SentenceTransformerEmbedder",
+    "cpu_flags",
     "fixed_shape_batches",
     "get_embedder",
     "length_bucket",
@@ -87,11 +88,31 @@ def native_bf16() -> bool:
 
     Where it does, bfloat16 matrix products run at about twice the fp32 rate; where it
     does not, PyTorch emulates them and they are slower than fp32.
+
+    On Linux the answer comes from the CPU flags in ``/proc/cpuinfo`` (the same CPUID
+    bits PyTorch reads), so that choosing a precision does not import PyTorch, which takes
+    seconds; elsewhere PyTorch is asked.
     """
+    flags = cpu_flags()
+    if flags is not None:
+        return bool(flags & {"avx512_bf16", "amx_tile"})
     import torch
 
     checks = ("_is_avx512_bf16_supported", "_is_amx_tile_supported")  # what oneDNN dispatches on
     return any(bool(getattr(torch.cpu, name, lambda: False)()) for name in checks)
+
+
+def cpu_flags(path: str = "/proc/cpuinfo") -> set[str] | None:
+    """The CPU's feature flags as Linux lists them (the ``flags`` line of ``path``), or
+    ``None`` where there is no such file or line."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        return None
+    return None
 
 
 class SentenceTransformerEmbedder:

@@ -48,24 +48,32 @@ def topic_similarity_heatmap(similarity: pd.DataFrame, *, title: str = "Which to
 
 
 def topic_hierarchy(similarity: pd.DataFrame, *, title: str = "Which topics merge first? (average-linkage hierarchy)") -> go.Figure:
-    """Dendrogram of topics (distance = 1 - cosine similarity of centroids, average linkage)."""
-    import plotly.figure_factory as ff
+    """Dendrogram of topics (distance = 1 - cosine similarity of centroids, average linkage).
+
+    One trace per merge, drawn from SciPy's dendrogram coordinates; the x position of a
+    merge is the distance at which its two branches join. (Plotly's ``create_dendrogram``
+    would draw the same, but importing ``plotly.figure_factory`` loads Jupyter's widget and
+    notebook-format machinery: seconds of a report's start-up.)
+    """
+    from scipy.cluster.hierarchy import dendrogram, linkage
+    from scipy.spatial.distance import squareform
 
     mat = _similarity_matrix(similarity)
     if len(mat) < 2:
         raise ValueError("a hierarchy needs at least two topics")
     dist = np.clip(1 - mat.to_numpy(), 0, 2)
     np.fill_diagonal(dist, 0)
-    from scipy.cluster.hierarchy import linkage
-    from scipy.spatial.distance import squareform
-
-    condensed = squareform(dist, checks=False)
-    fig = ff.create_dendrogram(
-        dist, orientation="left", labels=[esc(x) for x in mat.index],
-        linkagefun=lambda _: linkage(condensed, method="average"), distfun=lambda x: condensed,
-    )
+    tree = dendrogram(linkage(squareform(dist, checks=False), method="average"), orientation="left",
+                      labels=[esc(x) for x in mat.index], no_plot=True)
+    fig = go.Figure()
+    for ys, xs in zip(tree["icoord"], tree["dcoord"]):
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=PALETTE[0], width=1.5),
+                                 hovertemplate="merge at %{x:.2f}<extra></extra>"))
+    leaves = [5 + 10 * i for i in range(len(tree["ivl"]))]  # SciPy's leaf positions
     fig.update_layout(**LAYOUT, title=title, height=max(420, 20 * len(mat) + 160), showlegend=False,
-                      xaxis_title="distance at which topics merge (1 − cosine similarity)", yaxis_title="topic")
+                      xaxis=dict(title="distance at which topics merge (1 − cosine similarity)", rangemode="tozero"),
+                      yaxis=dict(title="topic", tickmode="array", tickvals=leaves, ticktext=tree["ivl"],
+                                 range=[0, 10 * len(leaves)]))
     return fig
 
 
