@@ -4,6 +4,15 @@ import pytest
 from topics.cli import main
 
 
+@pytest.fixture(scope="module", autouse=True)
+def own_cache(tmp_path_factory):
+    """The runs here keep their analyses in a cache of their own, not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("cache")
+        patch.setenv("TOPICS_CACHE_DIR", str(folder))
+        yield folder
+
+
 @pytest.fixture(scope="module")
 def lsa_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("cli")
@@ -46,9 +55,52 @@ def test_report_on_bundled_files(lsa_run, capsys):
 
 def test_same_command_twice_gives_identical_tables(lsa_run, tmp_path):
     _, out = lsa_run
-    assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]) == 0
+    # --no-cache: fitted again, not the kept analysis
+    assert main(["report", "--backend", "lsa", "--no-cache", "-q", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]) == 0
     for name in ("documents.csv", "topics.csv", "comparison.csv", "areas.csv", "area_comparison.csv"):
         assert (tmp_path / "t" / name).read_bytes() == (out / "t" / name).read_bytes(), name
+
+
+def test_a_rerun_reuses_the_analysis_and_a_change_fits_again(lsa_run, own_cache, tmp_path, monkeypatch, capsys):
+    import topics.pipeline
+    from topics.store import KEPT_ANALYSES
+
+    _, out = lsa_run
+    fits = []
+    analyze = topics.pipeline.analyze
+    monkeypatch.setattr(topics.pipeline, "analyze", lambda *a, **k: fits.append(k) or analyze(*a, **k))
+
+    def report(name, *flags):
+        return main(["report", "--backend", "lsa", "-o", str(tmp_path / name / "r.html"), "--tables", str(tmp_path / name), *flags])
+
+    capsys.readouterr()
+    assert report("again") == 0 and fits == []  # the same papers, settings and code: nothing fitted
+    assert "reusing the analysis of an earlier run" in capsys.readouterr().err
+    for path in sorted((out / "t").iterdir()):
+        assert (tmp_path / "again" / path.name).read_bytes() == path.read_bytes(), path.name
+    assert (tmp_path / "again" / "r.html").read_bytes() == (out / "r.html").read_bytes()
+
+    assert report("seed", "--seed", "3", "-q") == 0 and len(fits) == 1  # another setting: fitted
+    assert report("seed-again", "--seed", "3", "-q") == 0 and len(fits) == 1  # ... once
+    papers = pd.read_csv(tmp_path / "again" / "documents.csv")
+    papers[["doc_id", "year", "venue", "abstract"]].to_csv(tmp_path / "papers.csv", index=False)
+    assert main(["report", str(tmp_path / "papers.csv"), "--backend", "lsa", "-q", "-o", str(tmp_path / "p.html")]) == 0
+    papers.loc[0, "venue"] = "another venue"  # one cell of the input, not the abstract: fitted again
+    papers[["doc_id", "year", "venue", "abstract"]].to_csv(tmp_path / "papers.csv", index=False)
+    assert main(["report", str(tmp_path / "papers.csv"), "--backend", "lsa", "-q", "-o", str(tmp_path / "p.html")]) == 0
+    assert len(fits) == 3
+    kept = [p for p in (own_cache / "analyses").iterdir() if (p / "manifest.json").is_file()]
+    assert len(kept) == 4 == KEPT_ANALYSES
+
+    # a damaged kept analysis is dropped with a warning and fitted again
+    for folder in kept:
+        (folder / "manifest.json").write_text("{")
+    assert report("damaged", "-q") == 0 and len(fits) == 4
+    assert (tmp_path / "damaged" / "topics.csv").read_bytes() == (out / "t" / "topics.csv").read_bytes()
+    # --no-cache neither reads nor keeps
+    before = sorted(p.name for p in (own_cache / "analyses").iterdir())
+    assert report("uncached", "--no-cache", "-q", "--seed", "5") == 0 and len(fits) == 5
+    assert sorted(p.name for p in (own_cache / "analyses").iterdir()) == before
 
 
 def test_summary_is_printed(tmp_path, capsys):

@@ -11,6 +11,7 @@ any work starts, and a run that fails writes no file.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
@@ -137,8 +138,10 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
                              "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once: hundreds of times faster, "
                              "less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
-    parser.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    parser.add_argument("--cache-dir", type=Path, default=None,
+                        help="cache folder: embeddings, and for report the last analyses, which a rerun with the same papers, "
+                             "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (embeddings; for report, analyses)")
 
 
 def _load(args: argparse.Namespace):
@@ -401,12 +404,32 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
         if args.output is None:  # the default name needs the comparison, its folder does not
             created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
-        analysis = analyze(
-            corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
-            include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
-            stability_seeds=range(args.seed + 1, args.seed + 1 + args.stability_seeds), by=args.by, groups=groups,
-            themes=themes, scheduler=scheduler,
-        )
+        stability_seeds = range(args.seed + 1, args.seed + 1 + args.stability_seeds)
+        key = analysis = None
+        if cache is not False:  # a rerun with the same papers, settings and code reuses the analysis
+            from topics.embedding.cache import default_cache_dir
+            from topics.store import analysis_key, reused_analysis
+
+            cache_dir = args.cache_dir or default_cache_dir()
+            key = analysis_key(corpus, {
+                "embedding": embedder.fingerprint() or embedder.name, "model": model.get_params(), "years": args.years,
+                "by": args.by, "groups": groups, "include_outliers": args.include_outliers, "seed": args.seed,
+                "stability_seeds": list(stability_seeds), "themes": [dataclasses.asdict(t) for t in themes],
+            })
+            analysis = reused_analysis(key, cache_dir)
+            if analysis is not None and not args.quiet:
+                print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
+                      file=sys.stderr)
+        if analysis is None:
+            analysis = analyze(
+                corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
+                include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
+                stability_seeds=stability_seeds, by=args.by, groups=groups, themes=themes, scheduler=scheduler,
+            )
+            if key is not None:
+                from topics.store import keep_analysis
+
+                keep_analysis(analysis, key, cache_dir, about={"dataset": described, "caveats": list(caveats)})
     output = args.output or _default_output(analysis)
     try:
         write_report(analysis, output, caveats=caveats, dataset=described)

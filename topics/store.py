@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import math
 import os
 import shutil
@@ -50,9 +51,11 @@ from topics.themes.specs import Theme
 from topics.themes.tracking import ThemeTracking
 
 __all__ = [
-    "FORMAT", "FORMAT_VERSION", "MANIFEST", "PICKLE_SUFFIXES", "StoreError", "corpus_hash", "load", "read_manifest", "save",
-    "saved_analysis",
+    "FORMAT", "FORMAT_VERSION", "KEPT_ANALYSES", "MANIFEST", "PICKLE_SUFFIXES", "StoreError", "analysis_key", "corpus_hash",
+    "keep_analysis", "load", "read_manifest", "reused_analysis", "save", "saved_analysis",
 ]
+
+logger = logging.getLogger(__name__)
 
 FORMAT = "topics-analysis"
 #: Bumped whenever a folder written before could be read wrongly; a folder of another
@@ -408,3 +411,73 @@ def saved_analysis(path: str | os.PathLike[str] | None, corpus: pd.DataFrame, *,
         return None
     analysis = load(path)
     return analysis if analysis.settings.get("random_state") == random_state else None
+
+
+# --------------------------------------------------------------------------- reuse between runs
+
+#: Analyses the cache keeps (:func:`keep_analysis`), the most recently used.
+KEPT_ANALYSES = 4
+#: The libraries a fit's result depends on: another version of one means another key.
+_FIT_LIBRARIES = ("numpy", "scipy", "scikit-learn", "pandas", "umap-learn", "hdbscan", "bertopic", "igraph", "numba", "pynndescent")
+
+
+def analysis_key(corpus: pd.DataFrame, settings: Mapping) -> str:
+    """What names the analysis of ``corpus`` with ``settings`` by this code, for
+    :func:`reused_analysis`: a sha256 over every cell, column and row of the corpus,
+    ``settings`` (JSON values: the embedding model's fingerprint and every option that
+    decides the fit, the comparison and the themes), the package's own source files and
+    the versions of the libraries the fit runs on. A change to any of them gives another
+    key, so a reused analysis is always the one a new run would compute."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps([list(map(str, corpus.columns)), list(map(str, corpus.dtypes))]).encode("utf-8"))
+    digest.update(pd.util.hash_pandas_object(corpus, index=True).to_numpy().tobytes())
+    digest.update(json.dumps(dict(settings), sort_keys=True, allow_nan=False, default=repr).encode("utf-8"))
+    package = Path(__file__).resolve().parent
+    for file in sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".js", ".css", ".json")
+                       and "data" not in p.relative_to(package).parts[:1]):
+        digest.update(str(file.relative_to(package)).encode("utf-8"))
+        digest.update(file.read_bytes())
+    for library in _FIT_LIBRARIES:
+        try:
+            digest.update(f"{library}=={metadata.version(library)}".encode("utf-8"))
+        except metadata.PackageNotFoundError:
+            digest.update(f"{library} absent".encode("utf-8"))
+    return digest.hexdigest()[:32]
+
+
+def _kept(directory: str | os.PathLike[str], key: str) -> Path:
+    return Path(directory) / "analyses" / key
+
+
+def reused_analysis(key: str, directory: str | os.PathLike[str]) -> Analysis | None:
+    """The analysis :func:`keep_analysis` kept under ``key`` in the cache folder
+    ``directory``, or ``None``. A kept folder that does not load (damaged, or written by
+    an incompatible version) is removed with a warning, and the caller fits again."""
+    folder = _kept(directory, key)
+    if not (folder / MANIFEST).is_file():
+        return None
+    try:
+        analysis = load(folder)
+    except StoreError as exc:
+        logger.warning("removing a kept analysis that does not load (%s); fitting again", exc)
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    os.utime(folder)  # the most recently used are the ones kept
+    return analysis
+
+
+def keep_analysis(analysis: Analysis, key: str, directory: str | os.PathLike[str], *, about: Mapping | None = None) -> Path | None:
+    """Save ``analysis`` under ``key`` in the cache folder ``directory`` (``analyses/<key>``)
+    and remove all but the :data:`KEPT_ANALYSES` most recently used ones. A cache that
+    cannot be written costs the next run a fit, not this run its result: the error is
+    logged as a warning and ``None`` returned."""
+    folder = _kept(directory, key)
+    try:
+        save(analysis, folder, about=about)
+        kept = sorted((p for p in folder.parent.iterdir() if (p / MANIFEST).is_file()), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEPT_ANALYSES:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except (OSError, StoreError) as exc:
+        logger.warning("could not keep the analysis in %s (%s); the next run fits again", folder.parent, exc)
+        return None
+    return folder
