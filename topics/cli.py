@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="themes from a TOML or YAML file: entries with name, phrases, examples (paper ids or titles)")
     rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
-                     help="embed on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
+                     help="embed and run the consensus runs on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
     rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
     rep.add_argument("--save-model", type=Path, default=None, metavar="DIR",

@@ -12,6 +12,7 @@ import logging
 import os
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from topics.embedding.embed import embed_texts
 from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
 from topics.clustering.layout import map_coordinates
+from topics.clustering.runs import on_cluster
 from topics.clustering.model import TopicModel
 from topics.stats.stability import seed_stability
 from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
@@ -172,8 +174,10 @@ def analyze(
         or names, :func:`topics.themes.tracking.track`): each paper's similarity and membership,
         and each theme's share compared between the first and the last year compared.
     scheduler
-        Embed on a Dask cluster: a scheduler address or a ``distributed.Client``
-        (:mod:`topics.embedding.distributed`); default ``None``, this process.
+        Embed and run the consensus runs (of the fit and of the stability refits) on a
+        Dask cluster: a scheduler address or a ``distributed.Client``
+        (:mod:`topics.embedding.distributed`, :func:`topics.clustering.runs.on_cluster`);
+        default ``None``, this machine. The result is the same either way.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -205,7 +209,8 @@ def analyze(
 
     start = time.perf_counter()
     model = model if model is not None else TopicModel(random_state=random_state)
-    model.fit(corpus, embeddings)
+    with _cluster(scheduler):
+        model.fit(corpus, embeddings)
     timings["topics"] = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -226,7 +231,8 @@ def analyze(
     stability = pd.DataFrame()
     if len(stability_seeds):
         start = time.perf_counter()
-        stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
+        with _cluster(scheduler):
+            stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
         timings["stability"] = time.perf_counter() - start
 
     tracking = None
@@ -268,6 +274,11 @@ def analyze(
         timings=timings,
         **result_tables,
     )
+
+
+def _cluster(scheduler):
+    """Where the consensus runs go: the Dask cluster of ``scheduler``, else this machine."""
+    return nullcontext() if scheduler is None else on_cluster(scheduler)
 
 
 def build_tables(

@@ -2,6 +2,7 @@
 the runs spread over processes."""
 
 import numpy as np
+import pandas as pd
 from sklearn.metrics import adjusted_rand_score
 
 from tests.clustering.conftest import planted as _planted
@@ -45,3 +46,34 @@ def test_one_run_is_four_readings_of_one_seeded_layout():
     np.testing.assert_array_equal(again[0][0], labels)  # the same seed gives the same run ...
     np.testing.assert_array_equal(again[0][1], coords)
     assert not np.array_equal(again[1][1], coords)  # ... and another seed another layout
+
+
+def test_runs_on_a_dask_cluster_are_the_runs_of_a_local_fit(sample_corpus):
+    """Issue 19: the consensus runs (not only the embedding) go to a Dask cluster when one
+    is given, and give the same clusterings, topics and tables as this machine."""
+    import pytest
+
+    distributed = pytest.importorskip("distributed")
+    import topics
+    from topics.clustering.runs import on_cluster
+
+    _, points = _planted(seed=3, n_groups=4, per_group=50)
+    kwargs = dict(n_runs=4, n_neighbors=10, min_cluster_size=10, random_state=2)
+    local = ConsensusClusterer(n_jobs=1, **kwargs).fit(points)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with distributed.Client(cluster) as client:
+            with distributed.get_task_stream(client) as stream, on_cluster(client):
+                spread = ConsensusClusterer(n_jobs=-1, **kwargs).fit(points)
+            ran = [task for task in stream.data if "_one_run" in task["key"]]
+            assert ran and {task["worker"] for task in ran} == set(client.scheduler_info()["workers"])  # both workers ran runs
+            np.testing.assert_array_equal(spread.runs_, local.runs_)
+            np.testing.assert_array_equal(spread.labels_, local.labels_)
+
+            # the whole analysis, stability refits included, by scheduler address
+            model = dict(n_runs=4, random_state=0)
+            here = topics.analyze(sample_corpus, embedder="hashing", model=topics.TopicModel(**model), cache=False, stability_seeds=[1])
+            there = topics.analyze(sample_corpus, embedder="hashing", model=topics.TopicModel(**model), cache=False, stability_seeds=[1],
+                                   scheduler=cluster.scheduler_address)
+    np.testing.assert_array_equal(there.model.labels_, here.model.labels_)
+    pd.testing.assert_frame_equal(there.topics, here.topics)
+    pd.testing.assert_frame_equal(there.stability, here.stability)

@@ -3,14 +3,18 @@ granularities; and the runs of a consensus spread over processes.
 
 :class:`topics.clustering.consensus.ConsensusClusterer` builds its topics from these clusterings.
 Each run is seeded and single-threaded (UMAP with a ``random_state``), so runs in
-parallel processes give exactly what runs in sequence give.
+parallel processes, or on the workers of a Dask cluster (:func:`on_cluster`), give
+exactly what runs in sequence give.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 
-__all__ = ["parallel_runs", "readings"]
+__all__ = ["on_cluster", "parallel_runs", "readings"]
 
 
 def readings(min_cluster_size: int) -> list[tuple[int, str]]:
@@ -33,16 +37,41 @@ def parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, n
     joblib's process pool hands large arrays to the workers as read-only memory maps, so
     the embeddings are not copied per worker; numba's on-disk cache
     (:mod:`topics.clustering.kernels`) spares the workers most of UMAP's compilation.
+    Inside :func:`on_cluster` the runs go to a Dask cluster's workers instead, as many at
+    once as the cluster has threads.
     """
     from joblib import Parallel, delayed, effective_n_jobs
 
     workers = min(effective_n_jobs(n_jobs), len(seeds))
     if workers <= 1:
-        return [_one_run(X, graph, *settings, s) for s in seeds]
-    return Parallel(n_jobs=workers, backend="loky")(delayed(_one_run)(X, graph, *settings, s) for s in seeds)
+        return [_one_run(X, *graph, *settings, s) for s in seeds]
+    # no backend named: loky processes, or the backend of an enclosing on_cluster(), which
+    # sends each array argument to the cluster once (joblib scatters arrays, not tuples)
+    indices, distances = graph
+    return Parallel(n_jobs=workers, prefer="processes")(delayed(_one_run)(X, indices, distances, *settings, s) for s in seeds)
 
 
-def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
+@contextmanager
+def on_cluster(scheduler) -> Iterator[None]:
+    """Run the consensus runs started inside this block on a Dask cluster: ``scheduler`` is
+    its address (``"tcp://10.0.0.5:8786"``) or a ``distributed.Client``. joblib's Dask
+    backend sends the embeddings and the neighbour graph to the cluster once, not with
+    every run, and the clusterings are those of a local fit, bit for bit (each run is
+    seeded and single-threaded). A client opened here is closed at the end of the block."""
+    from joblib import parallel_config
+
+    from topics.embedding.distributed import connect
+
+    client, owned = connect(scheduler)
+    try:
+        with parallel_config(backend="dask", client=client):
+            yield
+    finally:
+        if owned:
+            client.close()
+
+
+def _one_run(X, indices, distances, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
     from umap import UMAP
 
     from topics.clustering.kernels import cache_umap_kernels
@@ -59,7 +88,7 @@ def _one_run(X, graph, k, n_components, n_epochs, min_cluster_size, min_samples,
         random_state=seed,
         init="spectral" if n > n_components + 5 else "random",
         n_jobs=1,
-        precomputed_knn=umap_knn(graph_for_umap(graph, n, k)),
+        precomputed_knn=umap_knn(graph_for_umap((indices, distances), n, k)),
     )
     with no_search_index_warning():
         coords = reducer.fit_transform(X)

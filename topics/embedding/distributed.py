@@ -38,7 +38,7 @@ from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.embed import check_inputs, chunk_size_from_env, chunked, progress_bar
 from topics.embedding.weights import EmbeddingError
 
-__all__ = ["SCHEDULER_ENV", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
+__all__ = ["SCHEDULER_ENV", "connect", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
 
 logger = logging.getLogger(__name__)
 
@@ -106,11 +106,13 @@ def _set_torch_threads(uses_torch: bool) -> None:
         torch.set_num_threads(n)
 
 
-def _connect(scheduler):
+def connect(scheduler):
+    """A ``distributed.Client`` for ``scheduler`` (an address, or a Client given as is) and
+    whether this call opened it (then the caller closes it)."""
     try:
         from distributed import Client
     except ImportError as exc:
-        raise EmbeddingError("embedding on a Dask cluster needs dask.distributed: pip install 'topics[dask]'") from exc
+        raise EmbeddingError("a Dask cluster needs dask.distributed: pip install 'topics[dask]'") from exc
     if isinstance(scheduler, Client):
         return scheduler, False
     if not isinstance(scheduler, str) or not scheduler.strip():
@@ -167,7 +169,7 @@ def embed_texts_distributed(
         logger.info("all %d embeddings read from the cache", len(texts))
         return np.stack([store[k] for k in keys]).astype(np.float32, copy=False)
 
-    client, owned = _connect(scheduler)
+    client, owned = connect(scheduler)
     try:
         _run(client, embedder, texts, missing, chunk_size, store, store_cache, fingerprint, show_progress)
     finally:
