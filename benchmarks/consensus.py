@@ -23,6 +23,8 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "consensus-full.json"
 START, END = "<!-- consensus table: benchmarks/consensus.py --table -->", "<!-- end of consensus table -->"
@@ -51,13 +53,14 @@ def bank():
     from topics.pipeline import embedding_texts
 
     corpus = iclr_full()
-    embeddings = embed_texts(embedding_texts(corpus), get_embedder("minilm"), cache=True)
+    embedder = get_embedder("minilm")
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=True)
     rule = size_rule(len(corpus))
     k = rule["n_neighbors"]
     graph = nearest_neighbors(embeddings, n_neighbors=k + 1)
     settings = (k, 5, 200, rule["min_cluster_size"], rule["min_samples"])
     runs = parallel_runs(embeddings, (graph[0][:, :k], graph[1][:, :k]), settings, list(range(N_BANK)), -1)
-    return corpus, graph, rule, np.stack([labels for labels, _ in runs])  # (runs, readings, docs)
+    return corpus, embedder.name, graph, rule, np.stack([labels for labels, _ in runs])  # (runs, readings, docs)
 
 
 def consensus(clusterings, graph, min_size: int, power: float, restarts: int, random_state: int):
@@ -81,7 +84,7 @@ def agreement(corpus, fits) -> dict:
     for r, reference in enumerate(fits):
         others = [f for j, f in enumerate(fits) if j != r]
         comparison = compare_years(pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": reference}), 2024, 2025)
-        comparison["label"] = comparison["topic"].astype(str)
+        comparison.table["label"] = comparison.table["topic"].astype(str)
         for a, b in itertools.combinations(others, 2):
             recovered.append(seed_agreement([reference, a, b])["topics_recovered"])
             held.append(clear_changes_held(labeling_stability(corpus, reference, comparison, [a, b], seeds=[1, 2]), comparison))
@@ -96,11 +99,26 @@ def agreement(corpus, fits) -> dict:
     }
 
 
-def run() -> dict:
+def cached_bank(path: Path | None):
+    """:func:`bank`, kept in ``path`` (an ``.npz``) when given, for reruns of the comparison."""
+    if path is not None and path.exists():
+        from topics.io.datasets import iclr_full
+
+        data = np.load(path, allow_pickle=False)
+        return iclr_full(), str(data["embedding"]), (data["indices"], data["distances"]), json.loads(str(data["rule"])), data["runs"]
+    corpus, embedding, graph, rule, runs = bank()
+    if path is not None:
+        np.savez(path, embedding=embedding, indices=graph[0], distances=graph[1], rule=json.dumps(rule), runs=runs)
+    return corpus, embedding, graph, rule, runs
+
+
+def run(bank_file: Path | None = None) -> dict:
     start = time.perf_counter()
-    corpus, graph, rule, runs = bank()
+    corpus, embedding, graph, rule, runs = cached_bank(bank_file)
     bank_s = time.perf_counter() - start
-    out = {"n_documents": len(corpus), "bank_runs": N_BANK, "bank_s": bank_s, "variants": []}
+    from run import commit  # benchmarks/run.py
+
+    out = {"n_documents": len(corpus), "embedding": embedding, "commit": commit(), "bank_runs": N_BANK, "bank_s": bank_s, "variants": []}
     for label, per_fit, n_readings, power, restarts in VARIANTS:
         fits = []
         for block in range(min(N_BANK // per_fit, 8)):  # block b: runs and Leiden seeds of random state b
@@ -115,8 +133,8 @@ def run() -> dict:
 def table() -> str:
     data = json.loads(RESULTS.read_text())
     lines = [
-        f"Full lists ({data['n_documents']:,} papers), consensus fits from disjoint blocks of a bank of "
-        f"{data['bank_runs']} UMAP runs (up to 8 fits per variant):",
+        f"Full lists ({data['n_documents']:,} papers), {data.get('embedding', 'MiniLM')}, commit {data.get('commit', '?')}: "
+        f"consensus fits from disjoint blocks of a bank of {data['bank_runs']} UMAP runs (up to 8 fits per variant):",
         "",
         "| runs per fit | consensus | topics | outliers | mean ARI | min ARI | topics back in both refits | clear changes held |",
         "|---|---|---|---|---|---|---|---|",
@@ -139,10 +157,11 @@ def write_table() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
+    parser.add_argument("--bank", type=Path, default=None, help="keep the bank of runs in this .npz (reused when it exists)")
     args = parser.parse_args()
     if not args.table:
         RESULTS.parent.mkdir(exist_ok=True)
-        RESULTS.write_text(json.dumps(run(), indent=2) + "\n")
+        RESULTS.write_text(json.dumps(run(args.bank), indent=2) + "\n")
     write_table()
 
 
