@@ -7,16 +7,19 @@
 Every scenario runs in its own subprocess so that wall time includes interpreter
 start-up and peak RSS (``os.wait4`` of that child) belongs to that run alone:
 
-* ``report_cold``  -- ``topics report`` with an empty embedding cache and an empty numba
-  cache (``NUMBA_CACHE_DIR`` in a new folder): nothing computed before;
-* ``report_warm``  -- the same command again: embeddings and compiled kernels cached;
+* ``report_cold``  -- ``topics report`` as ``make report`` runs it (``make report-full``
+  for the full lists: two stability seeds instead of four) with an empty cache and an
+  empty numba cache (``NUMBA_CACHE_DIR`` in a new folder): nothing computed before;
+* ``report_warm``  -- the same command again: the analysis kept in the cache is reused
+  (embeddings, compiled kernels and fit);
 * ``baseline``     -- plain BERTopic as its docs suggest,
   ``BERTopic(embedding_model=SentenceTransformer(MiniLM)).fit_transform(docs)``, cold
   (its own empty numba cache);
 * ``stages``       -- one in-process run of the library functions with an empty embedding
   cache, timed per stage (UMAP, HDBSCAN and naming are timed by wrapping their methods),
   with the process's peak RSS after each stage;
-* ``embedding``    -- throughput of the default ``minilm`` backend against the
+* ``embedding``    -- throughput of the default ``minilm`` backend (its precision and
+  batching, truncating long abstracts as sentence-transformers does) against the
   sentence-transformers fp32 baseline (batch 32) on the same abstracts, and the cosine
   similarity of every embedding to its fp32 one.
 
@@ -65,7 +68,8 @@ def child(code: str, env: dict | None = None) -> dict:
 REPORT = """
 import json
 from topics.cli import main
-code = main(["report", "--dataset", "{dataset}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
+code = main(["report", "--dataset", "{dataset}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t",
+             "--stability-seeds", "{stability_seeds}"])
 print(json.dumps({{"exit": code}}))
 """
 
@@ -90,9 +94,10 @@ def done(stage, seconds):
     t[stage] = seconds
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = time.perf_counter()
-import hdbscan, umap, bertopic, topics, topics.clustering.model as tm
-from topics.embedding.backends import embed_texts, get_embedder
-from topics.text import clean_for_terms
+import hdbscan, umap, bertopic, topics, topics.clustering.model as tm, topics.io.datasets, topics.report.render
+from topics.embedding.backends import get_embedder
+from topics.embedding.embed import embed_texts
+from topics.pipeline import embedding_texts
 done("imports (topics, BERTopic, UMAP, PyTorch)", time.perf_counter() - s)
 spans = {{}}
 def timed(owner, attr, label):
@@ -110,7 +115,7 @@ timed(topics.clustering.consensus, "_parallel_runs", "runs")
 timed(tm.TopicModel, "_set_topics", "naming")
 s = time.perf_counter(); corpus = topics.io.datasets.load_dataset("{dataset}"); done("reading", time.perf_counter() - s)
 embedder = get_embedder("minilm")
-s = time.perf_counter(); texts = [clean_for_terms(a) for a in corpus["abstract"]]
+s = time.perf_counter(); texts = embedding_texts(corpus)
 emb = embed_texts(texts, embedder, cache="{cache}"); done("embedding (empty cache)", time.perf_counter() - s)
 embedding_s = t["embedding (empty cache)"]
 a = topics.analyze(corpus, embeddings=emb, random_state=0)
@@ -133,14 +138,16 @@ EMBEDDING = """
 import json, time, numpy as np
 from sentence_transformers import SentenceTransformer
 from topics.io.datasets import load_dataset
-from topics.embedding.backends import resolve_model, get_embedder
+from topics.embedding.backends import SentenceTransformerEmbedder, resolve_model
 from topics.text import clean_for_terms
 texts = [clean_for_terms(a) for a in load_dataset("{dataset}")["abstract"]][:{limit}]
 base = SentenceTransformer(resolve_model(None)[0], device="cpu")
 base.encode(texts[:8])
 s = time.perf_counter(); ref = base.encode(texts, batch_size=32, normalize_embeddings=True); ref_t = time.perf_counter() - s
 out = {{"n": len(texts), "baseline_fp32_docs_per_s": len(texts) / ref_t}}
-e = get_embedder("minilm"); e.encode(texts[:8])
+# like for like: the default precision and batching, truncating as sentence-transformers does
+# (the default embeds long texts as windows, which reads more of them: see embedding_throughput.py)
+e = SentenceTransformerEmbedder(long_texts="truncate"); e.encode(texts[:8])
 s = time.perf_counter(); v = e.encode(texts); dt = time.perf_counter() - s
 cos = (v * ref).sum(1)
 out["minilm"] = {{"name": e.name, "docs_per_s": len(texts) / dt, "speedup": ref_t / dt,
@@ -185,7 +192,8 @@ def commit() -> str:
 def run(dataset: str, limit: int | None) -> Path:
     work = Path(tempfile.mkdtemp(prefix="topics-bench-"))
     out = work / "out"
-    fmt = dict(dataset=dataset, out=out)
+    # the commands of `make report` (four stability seeds) and `make report-full` (two)
+    fmt = dict(dataset=dataset, out=out, stability_seeds=4 if dataset == "sample" else 2)
     results = {"dataset": dataset, "date": date.today().isoformat(), "commit": commit(), "machine": machine(), "versions": versions()}
     cold = {"NUMBA_CACHE_DIR": str(work / "numba-report")}
     print("report, cold (empty embedding and numba caches) ...", flush=True)
