@@ -206,3 +206,20 @@ def test_saved_analysis_only_for_the_same_papers_backend_and_seed(saved, sample_
     assert saved_analysis(saved, sample_corpus.iloc[1:], backend="hashing", random_state=0) is None
     assert saved_analysis(tmp_path / "nowhere", sample_corpus, backend="hashing") is None
     assert saved_analysis(None, sample_corpus, backend="hashing") is None
+
+
+def test_analysis_key_follows_every_cell_and_setting():
+    from topics.store import analysis_key
+
+    corpus = pd.DataFrame({"doc_id": ["a", "b"], "year": [2024, 2025], "abstract": ["x y", "z w"], "title": ["T", "U"],
+                           "authors": [["Ada", "Bo"], ["Cy"]]})  # a column of lists hashes too
+    key = analysis_key(corpus, {"seed": 0})
+    assert key == analysis_key(corpus.copy(), {"seed": 0})  # the same papers and settings: the same key
+    changed = corpus.copy()
+    changed.loc[1, "title"] = "V"
+    assert analysis_key(changed, {"seed": 0}) != key  # a title, not only the abstract
+    changed = corpus.copy()
+    changed.at[0, "authors"] = ["Ada"]
+    assert analysis_key(changed, {"seed": 0}) != key
+    assert analysis_key(corpus, {"seed": 1}) != key
+    assert analysis_key(corpus[["doc_id", "year", "abstract", "title"]], {"seed": 0}) != key  # a column fewer

@@ -430,7 +430,11 @@ def analysis_key(corpus: pd.DataFrame, settings: Mapping) -> str:
     key, so a reused analysis is always the one a new run would compute."""
     digest = hashlib.sha256()
     digest.update(json.dumps([list(map(str, corpus.columns)), list(map(str, corpus.dtypes))]).encode("utf-8"))
-    digest.update(pd.util.hash_pandas_object(corpus, index=True).to_numpy().tobytes())
+    try:
+        rows = pd.util.hash_pandas_object(corpus, index=True)
+    except TypeError:  # a column of lists or dicts (a table's own extra column): hashed by its text
+        rows = pd.util.hash_pandas_object(corpus.astype(str), index=True)
+    digest.update(rows.to_numpy().tobytes())
     digest.update(json.dumps(dict(settings), sort_keys=True, allow_nan=False, default=repr).encode("utf-8"))
     package = Path(__file__).resolve().parent
     for file in sorted(p for p in package.rglob("*") if p.is_file() and p.suffix in (".py", ".js", ".css", ".json")
