@@ -163,15 +163,14 @@ def versions() -> dict:
 
 def machine() -> dict:
     """CPU model and the instruction-set flags that decide the embedding speed."""
-    model, flags = platform.processor() or platform.machine(), set()
+    from topics.embedding.backends import cpu_flags, native_bf16
+
+    model, flags = platform.processor() or platform.machine(), cpu_flags() or set()
     try:
-        info = Path("/proc/cpuinfo").read_text()
-        model = re.search(r"model name\s*:\s*(.+)", info).group(1).strip()
-        flags = set(re.search(r"flags\s*:\s*(.+)", info).group(1).split())
+        model = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text()).group(1).strip()
     except (OSError, AttributeError):
         pass
     wanted = ("avx2", "fma", "avx512f", "avx512_bf16", "avx512_vnni", "avx_vnni", "amx_bf16")
-    from topics.embedding.backends import native_bf16
 
     return {
         "cpus": os.cpu_count(),
