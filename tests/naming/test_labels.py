@@ -247,3 +247,44 @@ def test_an_area_whose_topics_share_no_phrase_is_named_by_its_two_largest_topics
     areas = {0: 0, 1: 0, 2: 0, 4: 0, 5: 0, 3: 1}
     _, area_names_ = name_groups(terms, labels, areas, texts, analyzer=PhraseAnalyzer())
     assert area_names_[0] == "mouse cortex"
+
+
+def test_a_fragment_of_a_longer_term_is_completed_or_names_nothing():
+    """'category discovery' is always 'generalized category discovery': completed. 'linear
+    unit networks' is always 'rectified linear unit networks' (ReLU networks written out),
+    four words: dropped. 'language models' follows 'large' in most papers, but 'large' is
+    a generic word, so 'language models' stays a term of its own."""
+    from topics.naming.labels import complete_fragments
+
+    streams = (
+        [["generalized", "category", "discovery", "with", "prototypes"]] * 4
+        + [["rectified", "linear", "unit", "networks", verb] for verb in ("generalize", "fit", "learn", "memorize")]
+        + [["large", "language", "models", verb] for verb in ("reason", "plan", "code", "chat", "answer")]
+        + [["optimal", "transport", "for", "labels"], ["sliced", "optimal", "transport"], ["optimal", "transport"]]
+    )
+    found = complete_fragments(
+        ["category discovery", "linear unit networks", "language models", "optimal transport", "unit networks"], streams
+    )
+    assert found["category discovery"] == "generalized category discovery"
+    assert found["linear unit networks"] is None
+    assert found["unit networks"] is None  # "rectified linear unit networks" on both sides
+    assert "language models" not in found and "optimal transport" not in found
+    # too few uses to tell
+    assert complete_fragments(["category discovery"], streams[:2]) == {}
+
+
+def test_a_topic_is_not_named_by_a_fragment_of_an_acronym_expansion():
+    """Issue 22: "linear unit networks", half of ReLU's expansion, named 172 papers on the
+    full lists. With ReLU written out in every paper, the fragment names nothing."""
+    from topics.naming.acronyms import find_acronyms
+    from topics.naming.labels import topic_names
+
+    texts = [f"Rectified linear unit (ReLU) networks {i} generalize; ReLU networks fit noise under gradient descent." for i in range(8)]
+    texts += [f"Speech {i} recognition of a speaker from audio, speech in noise." for i in range(8)]
+    acronyms = find_acronyms(texts)
+    assert acronyms.get("relu") == "rectified linear unit" or "ReLU" in acronyms
+    labels = np.array([0] * 8 + [1] * 8)
+    terms = {0: [("linear unit networks", 1.0), ("unit networks", 0.9), ("gradient descent", 0.8)], 1: [("speech", 1.0)]}
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer(acronyms=acronyms))
+    assert "linear unit" not in names[0].replace("rectified linear unit", "")
+    assert names[0] == "gradient descent"

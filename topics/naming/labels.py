@@ -13,7 +13,9 @@ papers that use the name):
 3. else the best-ranked single word that half of its papers use ("speech");
 4. else whichever of these covers the most papers.
 
-A phrase names only the group that uses it most, so "optimal transport" names the topic
+A phrase that nearly always sits inside one longer term is completed to it or names
+nothing (:func:`complete_fragments`: "linear unit networks" is "rectified linear unit
+networks"). A phrase names only the group that uses it most, so "optimal transport" names the topic
 that holds the optimal-transport papers, not a neighbour with two of them. Names are
 distinct across groups. Areas are named first and their topics after them
 (:func:`name_groups`): a topic does not take its area's name unless it holds most of the
@@ -49,6 +51,7 @@ __all__ = [
     "Name",
     "area_names",
     "class_terms",
+    "complete_fragments",
     "complete_modifier",
     "extend_phrase",
     "is_modifier",
@@ -75,6 +78,10 @@ HOLD = 0.5
 FLOOR = 0.25
 
 OUTLIER_NAME = "outliers (no topic)"
+
+#: A phrase is a fragment of a longer term when at least this share of its uses in the
+#: corpus sit next to the same word (:func:`complete_fragments`).
+FRAGMENT_SHARE = 0.85
 
 #: A name must be at least this many times as common among the topic's documents as
 #: in the whole corpus ("neural networks" is everywhere and names nothing).
@@ -259,6 +266,11 @@ def topic_names(
         )
         shared = _shared_phrases(grams, labels == t, tokens)
         candidates[t] = [c for c in dict.fromkeys(ranked + shared) if COMPOUND not in c and is_name_candidate(c, modifiers)]
+    # "linear unit networks" is part of "rectified linear unit networks": a fragment names nothing
+    fragments = complete_fragments([c for cs in candidates.values() for c in cs], tokens, modifiers=modifiers)
+    for t in order:
+        completed = (fragments.get(c, c) if c in fragments else c for c in candidates[t])
+        candidates[t] = list(dict.fromkeys(c for c in completed if c is not None))
     names = _by_coverage(candidates, labels, index, order, forbidden or {}, modifiers)
     out = {-1: OUTLIER_NAME} if -1 in terms else {}
     for t in order:
@@ -490,6 +502,66 @@ def _follower(words: Sequence[str], token_streams: Sequence[Sequence[str]], acce
     _, group = max(forms.items(), key=lambda kv: (sum(kv[1].values()), kv[0]))
     word = max(group.items(), key=lambda kv: (kv[1], kv[0]))[0]
     return word, sum(group.values()), total
+
+
+def complete_fragments(
+    phrases: Sequence[str], token_streams: Sequence[Sequence[str]], *, min_share: float = FRAGMENT_SHARE, min_uses: int = 3,
+    modifiers: frozenset[str] = frozenset(),
+) -> dict[str, str | None]:
+    """The complete term each fragment among ``phrases`` belongs to, or ``None``.
+
+    A phrase is a fragment when at least ``min_share`` of its (at least ``min_uses``)
+    uses in ``token_streams`` sit next to the same content word: "linear unit networks"
+    is nearly always "rectified linear unit networks" (ReLU networks written out),
+    "category discovery" is "generalized category discovery", "series forecasting" is
+    "time series forecasting". This is the nested-term test of C-value (Frantzi, Ananiadou
+    & Mima 2000): a candidate that occurs almost only inside one longer term is not a
+    term of its own. A fragment maps to its completion (the word before, the word after,
+    or both) when that is a name candidate of at most three words, else to ``None``: it
+    names nothing. Generic words do not complete a term ("large language models" keeps
+    "language models" a term of its own). Phrases that are no fragment are left out of
+    the result. One pass over the streams counts every phrase's neighbours.
+    """
+    wanted: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in dict.fromkeys(phrases):
+        words = tuple(phrase.split())
+        if len(words) > 1:
+            wanted.setdefault(words[0], []).append(words)
+    uses: dict[tuple[str, ...], int] = {}
+    sides: dict[tuple[str, ...], tuple[dict[str, int], dict[str, int]]] = {}
+    for tokens in token_streams:
+        tokens = list(tokens)
+        for i, token in enumerate(tokens):
+            for words in wanted.get(token, ()):
+                n = len(words)
+                if tuple(tokens[i : i + n]) != words:
+                    continue
+                uses[words] = uses.get(words, 0) + 1
+                before, after = sides.setdefault(words, ({}, {}))
+                for word, seen in ((tokens[i - 1] if i else "", before), (tokens[i + n] if i + n < len(tokens) else "", after)):
+                    if word and not is_bad_word(word):
+                        seen[word] = seen.get(word, 0) + 1
+    out: dict[str, str | None] = {}
+    for words, n in uses.items():
+        if n < min_uses:
+            continue
+        before, after = sides[words]
+        left = max(before.items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
+        right = max(after.items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
+        complete = list(words)
+        if left[1] >= min_share * n:
+            complete.insert(0, left[0])
+        if right[1] >= min_share * n:
+            complete.append(right[0])
+        if len(complete) == len(words):
+            continue
+        term = " ".join(complete)
+        out[" ".join(words)] = term if len(complete) <= 3 and is_name_candidate(term, modifiers) else None
+    # a completion may itself be a fragment ("unit networks" -> "linear unit networks")
+    again = {c for c in out.values() if c is not None and c not in out}
+    deeper = complete_fragments(sorted(again), token_streams, min_share=min_share, min_uses=min_uses, modifiers=modifiers) if again else {}
+    deeper.update(out)
+    return {p: deeper.get(c, c) if c in deeper else c for p, c in out.items()}
 
 
 def is_modifier(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
