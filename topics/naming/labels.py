@@ -269,7 +269,7 @@ def topic_names(
     # "linear unit networks" is part of "rectified linear unit networks": a fragment names nothing
     fragments = complete_fragments([c for cs in candidates.values() for c in cs], tokens, modifiers=modifiers)
     for t in order:
-        completed = (fragments.get(c, c) if c in fragments else c for c in candidates[t])
+        completed = (fragments.get(c, c) for c in candidates[t])
         candidates[t] = list(dict.fromkeys(c for c in completed if c is not None))
     names = _by_coverage(candidates, labels, index, order, forbidden or {}, modifiers)
     out = {-1: OUTLIER_NAME} if -1 in terms else {}
@@ -561,7 +561,7 @@ def complete_fragments(
     again = {c for c in out.values() if c is not None and c not in out}
     deeper = complete_fragments(sorted(again), token_streams, min_share=min_share, min_uses=min_uses, modifiers=modifiers) if again else {}
     deeper.update(out)
-    return {p: deeper.get(c, c) if c in deeper else c for p, c in out.items()}
+    return {p: deeper.get(c, c) for p, c in out.items()}
 
 
 def is_modifier(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
