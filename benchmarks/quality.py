@@ -51,10 +51,25 @@ def run(dataset: str, refits: list[int]) -> dict:
     fit_s = time.perf_counter() - start
     scores = evaluate_model(model, corpus, embeddings, refit_seeds=refits)
     out["topics"] = {**dict(zip(scores["metric"], scores["value"])), "fit_s": fit_s}
+    out["names"] = names(model)
     start = time.perf_counter()
     base = evaluate_plain_bertopic(corpus, embeddings, random_state=0, refit_seeds=refits)
     out["plain_bertopic"] = {**dict(zip(base["metric"], base["value"])), "fit_s": (time.perf_counter() - start) / (1 + len(refits))}
     return out
+
+
+def names(model) -> dict:
+    """The fit's topic and area names with their coverage (issue 22: every name at least
+    0.25, the topics' median at least 0.5)."""
+    import numpy as np
+
+    topics_ = {model.topic_names_[t]: round(float(model.topic_name_coverage_[t]), 3) for t in model.topics if t != -1}
+    areas = {model.area_names_[a]: round(float(model.area_name_coverage_[a]), 3) for a in model.areas if a != -1}
+    return {
+        "topic_median": float(np.median(list(topics_.values()))), "topic_lowest": min(topics_.values()),
+        "area_median": float(np.median(list(areas.values()))), "area_lowest": min(areas.values()),
+        "mixed_topics": int(sum(bool(model.topic_mixed_[t]) for t in model.topics if t != -1)), "topics": topics_, "areas": areas,
+    }
 
 
 def table() -> str:
