@@ -22,6 +22,7 @@ import pandas as pd
 from topics.stats.bursts import detect_bursts
 from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
+from topics.embedding.distributed import check_per_text, connect, embed_texts_distributed
 from topics.embedding.embed import embed_texts
 from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
@@ -177,7 +178,8 @@ def analyze(
         Embed and run the consensus runs (of the fit and of the stability refits) on a
         Dask cluster: a scheduler address or a ``distributed.Client``
         (:mod:`topics.embedding.distributed`, :func:`topics.clustering.runs.on_cluster`);
-        default ``None``, this machine. The result is the same either way.
+        default ``None``, this machine. The result is the same either way. An address is
+        connected to once for the whole analysis; a ``Client`` given is left open.
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder) if embeddings is None else None
@@ -194,86 +196,92 @@ def analyze(
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
 
-    start = time.perf_counter()
-    if embeddings is None:
-        texts = embedding_texts(corpus)
-        if scheduler is None:
-            embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
-        else:
-            from topics.embedding.distributed import embed_texts_distributed
-
-            embeddings = embed_texts_distributed(texts, backend, scheduler=scheduler, cache=cache, show_progress=show_progress)
-    elif len(embeddings) != len(corpus):
-        raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
-    timings["embedding"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    model = model if model is not None else TopicModel(random_state=random_state)
-    with _cluster(scheduler):
-        model.fit(corpus, embeddings)
-    timings["topics"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    seed = model.params_["random_state"]  # the model's own, where a model was given
-    coords = map_coordinates(
-        embeddings, n_neighbors=model.params_["n_neighbors"], random_state=seed,
-        neighbors=model.neighbors_, landmarks=model.landmarks_,
-    )
-    timings["map"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    result_tables = build_tables(model, corpus, embeddings, years=years, by=by, groups=groups, include_outliers=include_outliers)
-    documents, comparison = result_tables["documents"], result_tables["comparison"]
-    selected = documents[documents["year"].isin(years)]
-    groups = list(comparison.groups)
-    timings["tables"] = time.perf_counter() - start
-
-    stability = pd.DataFrame()
-    if len(stability_seeds):
+    if scheduler is not None and backend is not None:
+        check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input
+    # one client for the embedding, the fit and the stability refits, not one each
+    client, owned = (None, False) if scheduler is None else connect(scheduler)
+    try:
         start = time.perf_counter()
-        with _cluster(scheduler):
-            stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
-        timings["stability"] = time.perf_counter() - start
+        if embeddings is None:
+            texts = embedding_texts(corpus)
+            if scheduler is None:
+                embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
+            else:
+                embeddings = embed_texts_distributed(texts, backend, scheduler=client, cache=cache, show_progress=show_progress)
+        elif len(embeddings) != len(corpus):
+            raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
+        timings["embedding"] = time.perf_counter() - start
 
-    tracking = None
-    if themes:
         start = time.perf_counter()
-        tracking = track(corpus, embeddings, themes, embedder=backend, years=(int(years[0]), int(years[-1])))
-        timings["themes"] = time.perf_counter() - start
+        model = model if model is not None else TopicModel(random_state=random_state)
+        with _cluster(client):
+            model.fit(corpus, embeddings)
+        timings["topics"] = time.perf_counter() - start
 
-    settings = {
-        "embedding": backend.name if backend is not None else "precomputed embeddings",
-        "random_state": seed,
-        "include_outliers": include_outliers,
-        "n_documents": len(corpus),
-        "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
-        "outlier_share": model.outlier_share_,
-        "core_outlier_share": model.core_outlier_share_,
-        "low_confidence_share": float(documents["low_confidence"].mean()),
-        "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
-        "seeds": [int(s) for s in model.seeds_],
-        "n_landmarks": 0 if model.landmarks_ is None else len(model.landmarks_),
-        "reduce_outliers": model.reduce_outliers,
-        "stability_seeds": [int(x) for x in stability_seeds],
-        "by": by,
-        "groups": list(groups),
-        "years": [int(y) for y in years],
-        "documents_per_group": {g: int((selected[by] == g).sum()) for g in groups},
-        "documents_without_group": int(selected[by].isna().sum()) if by != "year" else 0,
-        **_groups_by_year(selected, by, groups),
-        **{k: v for k, v in model.params_.items() if k != "random_state"},
-    }
-    return Analysis(
-        corpus=corpus,
-        embeddings=embeddings,
-        model=model,
-        coords=coords,
-        stability=stability,
-        themes=tracking,
-        settings=settings,
-        timings=timings,
-        **result_tables,
-    )
+        start = time.perf_counter()
+        seed = model.params_["random_state"]  # the model's own, where a model was given
+        coords = map_coordinates(
+            embeddings, n_neighbors=model.params_["n_neighbors"], random_state=seed,
+            neighbors=model.neighbors_, landmarks=model.landmarks_,
+        )
+        timings["map"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        result_tables = build_tables(model, corpus, embeddings, years=years, by=by, groups=groups, include_outliers=include_outliers)
+        documents, comparison = result_tables["documents"], result_tables["comparison"]
+        selected = documents[documents["year"].isin(years)]
+        groups = list(comparison.groups)
+        timings["tables"] = time.perf_counter() - start
+
+        stability = pd.DataFrame()
+        if len(stability_seeds):
+            start = time.perf_counter()
+            with _cluster(client):
+                stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
+            timings["stability"] = time.perf_counter() - start
+
+        tracking = None
+        if themes:
+            start = time.perf_counter()
+            tracking = track(corpus, embeddings, themes, embedder=backend, years=(int(years[0]), int(years[-1])))
+            timings["themes"] = time.perf_counter() - start
+
+        settings = {
+            "embedding": backend.name if backend is not None else "precomputed embeddings",
+            "random_state": seed,
+            "include_outliers": include_outliers,
+            "n_documents": len(corpus),
+            "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
+            "outlier_share": model.outlier_share_,
+            "core_outlier_share": model.core_outlier_share_,
+            "low_confidence_share": float(documents["low_confidence"].mean()),
+            "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
+            "seeds": [int(s) for s in model.seeds_],
+            "n_landmarks": 0 if model.landmarks_ is None else len(model.landmarks_),
+            "reduce_outliers": model.reduce_outliers,
+            "stability_seeds": [int(x) for x in stability_seeds],
+            "by": by,
+            "groups": list(groups),
+            "years": [int(y) for y in years],
+            "documents_per_group": {g: int((selected[by] == g).sum()) for g in groups},
+            "documents_without_group": int(selected[by].isna().sum()) if by != "year" else 0,
+            **_groups_by_year(selected, by, groups),
+            **{k: v for k, v in model.params_.items() if k != "random_state"},
+        }
+        return Analysis(
+            corpus=corpus,
+            embeddings=embeddings,
+            model=model,
+            coords=coords,
+            stability=stability,
+            themes=tracking,
+            settings=settings,
+            timings=timings,
+            **result_tables,
+        )
+    finally:
+        if owned:
+            client.close()
 
 
 def _cluster(scheduler):

@@ -48,7 +48,7 @@ def test_one_run_is_four_readings_of_one_seeded_layout():
     assert not np.array_equal(again[1][1], coords)  # ... and another seed another layout
 
 
-def test_runs_on_a_dask_cluster_are_the_runs_of_a_local_fit(sample_corpus):
+def test_runs_on_a_dask_cluster_are_the_runs_of_a_local_fit(sample_corpus, monkeypatch):
     """Issue 19: the consensus runs (not only the embedding) go to a Dask cluster when one
     is given, and give the same clusterings, topics and tables as this machine."""
     import pytest
@@ -69,11 +69,25 @@ def test_runs_on_a_dask_cluster_are_the_runs_of_a_local_fit(sample_corpus):
             np.testing.assert_array_equal(spread.runs_, local.runs_)
             np.testing.assert_array_equal(spread.labels_, local.labels_)
 
-            # the whole analysis, stability refits included, by scheduler address
+            # the whole analysis, stability refits included, by scheduler address, over
+            # one connection (not one for the embedding, the fit and the refits each)
+            import topics.embedding.distributed as D
+
+            opened, connect = [], D.connect
+
+            def counting(scheduler):
+                client, owned = connect(scheduler)
+                opened.append(owned)
+                return client, owned
+
+            monkeypatch.setattr(D, "connect", counting)
+            monkeypatch.setattr(topics.pipeline, "connect", counting, raising=False)
             model = dict(n_runs=4, random_state=0)
             here = topics.analyze(sample_corpus, embedder="hashing", model=topics.TopicModel(**model), cache=False, stability_seeds=[1])
+            assert opened == []
             there = topics.analyze(sample_corpus, embedder="hashing", model=topics.TopicModel(**model), cache=False, stability_seeds=[1],
                                    scheduler=cluster.scheduler_address)
+            assert opened.count(True) == 1
     np.testing.assert_array_equal(there.model.labels_, here.model.labels_)
     pd.testing.assert_frame_equal(there.topics, here.topics)
     pd.testing.assert_frame_equal(there.stability, here.stability)

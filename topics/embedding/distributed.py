@@ -38,7 +38,7 @@ from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.embed import check_inputs, chunk_size_from_env, chunked, progress_bar
 from topics.embedding.weights import EmbeddingError
 
-__all__ = ["SCHEDULER_ENV", "connect", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
+__all__ = ["SCHEDULER_ENV", "check_per_text", "connect", "embed_texts_distributed", "scheduler_from_env", "worker_state"]
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +106,18 @@ def _set_torch_threads(uses_torch: bool) -> None:
         torch.set_num_threads(n)
 
 
+def check_per_text(embedder: Embedder) -> str:
+    """``embedder``'s fingerprint; a ``ValueError`` where it has none: a backend fitted on
+    the whole corpus (LSA) cannot be split over workers."""
+    fingerprint = embedder.fingerprint()
+    if fingerprint is None:
+        raise ValueError(
+            f"the {embedder.name} backend is fitted on the whole corpus, so it cannot be split over Dask workers; "
+            "embed without a scheduler, or use a per-text backend such as minilm"
+        )
+    return fingerprint
+
+
 def connect(scheduler):
     """A ``distributed.Client`` for ``scheduler`` (an address, or a Client given as is) and
     whether this call opened it (then the caller closes it)."""
@@ -155,12 +167,7 @@ def embed_texts_distributed(
     """
     chunk_size = chunk_size_from_env() if chunk_size is None else chunk_size
     embedder, texts = check_inputs(embedder, texts, chunk_size)
-    fingerprint = embedder.fingerprint()
-    if fingerprint is None:
-        raise ValueError(
-            f"the {embedder.name} backend is fitted on the whole corpus, so it cannot be split over Dask workers; "
-            "embed without a scheduler, or use a per-text backend such as minilm"
-        )
+    fingerprint = check_per_text(embedder)
     use_cache = cache is not False and cache is not None
     store_cache = as_cache(cache) if use_cache else None
     store = store_cache.load(fingerprint) if use_cache else {}
