@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -101,6 +103,26 @@ def test_a_rerun_reuses_the_analysis_and_a_change_fits_again(lsa_run, own_cache,
     before = sorted(p.name for p in (own_cache / "analyses").iterdir())
     assert report("uncached", "--no-cache", "-q", "--seed", "5") == 0 and len(fits) == 5
     assert sorted(p.name for p in (own_cache / "analyses").iterdir()) == before
+
+
+def test_save_model_copies_the_analysis_kept_in_the_cache(own_cache, tmp_path, monkeypatch):
+    """--save-model writes the analysis once: the run keeps it in the cache, and the saved
+    folder is a copy of that one, on the fitting run and on a rerun that reuses it."""
+    import topics.store
+
+    written, save = [], topics.store.save
+    monkeypatch.setattr(topics.store, "save", lambda analysis, path, **k: written.append(Path(path)) or save(analysis, path, **k))
+    args = ["report", "--backend", "hashing", "-q", "--seed", "7", "-o", str(tmp_path / "r.html")]
+    assert main([*args, "--save-model", str(tmp_path / "fitted")]) == 0
+    assert main([*args, "--save-model", str(tmp_path / "reused")]) == 0
+    assert len(written) == 1 and written[0].parent == own_cache / "analyses"  # the cache's, once
+    for name in ("fitted", "reused"):
+        files = sorted(p.name for p in (tmp_path / name).iterdir())
+        assert files == sorted(p.name for p in written[0].iterdir())
+        assert all((tmp_path / name / f).read_bytes() == (written[0] / f).read_bytes() for f in files)
+    about = topics.store.read_manifest(tmp_path / "reused")["about"]  # what assign and update embed new papers with
+    assert about["backend"] == "hashing" and about["fingerprint"] and about["dataset"]
+    assert topics.store.load(tmp_path / "reused").model.labels_.tolist() == topics.store.load(written[0]).model.labels_.tolist()
 
 
 def test_summary_is_printed(tmp_path, capsys):

@@ -387,6 +387,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     from topics.pipeline import analyze, write_tables
     from topics.report.render import write_report
 
+    kept = None  # the folder in the cache that holds this run's analysis, if any
     if args.load_model is not None:
         from topics.store import load, read_manifest
 
@@ -405,10 +406,13 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         if args.output is None:  # the default name needs the comparison, its folder does not
             created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
         stability_seeds = range(args.seed + 1, args.seed + 1 + args.stability_seeds)
+        # what `topics assign` and `topics update` need to embed new papers the same way
+        about = {"dataset": described, "caveats": list(caveats), "backend": args.backend, "model": args.model,
+                 "fingerprint": embedder.fingerprint()}
         key = analysis = None
         if cache is not False:  # a rerun with the same papers, settings and code reuses the analysis
             from topics.embedding.cache import default_cache_dir
-            from topics.store import analysis_key, reused_analysis
+            from topics.store import analysis_key, kept_path, reused_analysis
 
             cache_dir = args.cache_dir or default_cache_dir()
             key = analysis_key(corpus, {
@@ -417,9 +421,11 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
                 "stability_seeds": list(stability_seeds), "themes": [dataclasses.asdict(t) for t in themes],
             })
             analysis = reused_analysis(key, cache_dir)
-            if analysis is not None and not args.quiet:
-                print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
-                      file=sys.stderr)
+            if analysis is not None:
+                kept = kept_path(key, cache_dir)
+                if not args.quiet:
+                    print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
+                          file=sys.stderr)
         if analysis is None:
             analysis = analyze(
                 corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
@@ -429,7 +435,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
             if key is not None:
                 from topics.store import keep_analysis
 
-                keep_analysis(analysis, key, cache_dir, about={"dataset": described, "caveats": list(caveats)})
+                kept = keep_analysis(analysis, key, cache_dir, about=about)
     output = args.output or _default_output(analysis)
     try:
         write_report(analysis, output, caveats=caveats, dataset=described)
@@ -443,12 +449,13 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
             output.unlink(missing_ok=True)
             raise ValueError(f"--tables {args.tables}: cannot write the tables ({exc.strerror or exc}); nothing written") from None
     if args.save_model is not None:
-        from topics.store import save
+        from topics.store import MANIFEST, copy_saved, save
 
-        about = {"dataset": described, "caveats": list(caveats), "backend": args.backend, "model": args.model,
-                 "fingerprint": embedder.fingerprint()}
-        try:
-            written.append(save(analysis, args.save_model, about=about))
+        try:  # the analysis kept in the cache is the same: copied, not written a second time
+            if kept is not None and (kept / MANIFEST).is_file():
+                written.append(copy_saved(kept, args.save_model))
+            else:
+                written.append(save(analysis, args.save_model, about=about))
         except (OSError, ValueError) as exc:  # the report and tables of the run go too
             for path in written:
                 path.unlink(missing_ok=True)
