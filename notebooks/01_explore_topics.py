@@ -87,7 +87,8 @@ topics.figures.topic_map(analysis.documents, analysis.coords)
 # topic from the others (c-TF-IDF). A topic's name is chosen among them by how many of its
 # papers use it (`name_coverage`): the best phrase that half of its papers use, else the two
 # phrases that together cover the most, joined by " / " and flagged `mixed` (the topic
-# joins two themes, and its name says so).
+# joins two themes, and its name says so), where that holds for half of them; else the
+# candidate that fits the topic best: used by many of its papers and by few others.
 
 # %%
 topics.figures.topic_terms(analysis.terms)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
+from topics.naming.coverage import PhraseIndex, coverage, name_parts, name_precision, phrase_key
 
 
 def test_plurals_hyphens_and_case_count_as_the_same_words():
@@ -45,3 +45,21 @@ def test_a_wrong_sense_acronym_does_not_count_for_the_expansion():
     used = index.uses("self-supervised learning")
     assert used.tolist() == [True, True, True, True, False]  # the last paper defines SSL otherwise
     assert index.uses("semi-supervised learning").tolist() == [False] * 4 + [True]
+
+
+def test_precision_and_fit_of_a_name_on_hand_made_topics():
+    from topics.naming.labels import name_fit
+
+    texts = ["molecular structures", "drug discovery structures", "drug discovery", "protein folding",
+             "graph structures", "program structures", "tree structures", "image structures"]
+    index = PhraseIndex(texts)
+    topic = np.array([True] * 4 + [False] * 4)
+    assert name_precision(index, "structures", topic) == 2 / 6
+    assert name_precision(index, "drug discovery", topic) == 1.0
+    assert name_precision(index, "nothing here", topic) == 0.0
+    assert name_precision(index, "structures", np.flatnonzero(topic)) == 2 / 6  # positions as a mask
+    # both cover half the topic; the name only the topic uses fits it better
+    assert name_fit(index, "drug discovery", topic) > name_fit(index, "structures", topic)
+    # F-beta, beta 2: (1 + 4) * 0.5 * 1 / (4 * 1 + 0.5)
+    assert np.isclose(name_fit(index, "drug discovery", topic), 2.5 / 4.5)
+    assert name_fit(index, "nothing here", topic) == 0.0

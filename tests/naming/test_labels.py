@@ -288,3 +288,32 @@ def test_a_topic_is_not_named_by_a_fragment_of_an_acronym_expansion():
     names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer(acronyms=acronyms))
     assert "linear unit" not in names[0].replace("rectified linear unit", "")
     assert names[0] == "gradient descent"
+
+
+def test_a_word_half_the_topic_and_much_of_the_corpus_use_loses_to_a_phrase_only_the_topic_uses():
+    from topics.naming.coverage import PhraseIndex, coverage, name_precision
+    from topics.naming.labels import FLOOR, topic_names
+
+    # topic 0 (10 papers): "structures" is in half of them and in 16 of the other 80
+    # papers; "drug discovery" is in 4 of them and nowhere else
+    texts = (
+        [f"Drug discovery with molecular structures, study {i}." for i in range(4)]
+        + ["Structures of proteins, study 4."]
+        + [f"Ligands number {i} bind." for i in range(5)]
+        + [f"Program structures for robot planning, study {i}." for i in range(8)]
+        + [f"Robot planning from pixels, study {i}." for i in range(32)]
+        + [f"Tree structures in parsing, study {i}." for i in range(8)]
+        + [f"Parsing sentences, study {i}." for i in range(32)]
+    )
+    labels = np.array([0] * 10 + [1] * 40 + [2] * 40)
+    terms = {
+        0: [("drug discovery", 0.9), ("structures", 0.8), ("ligands", 0.7)],
+        1: [("robot planning", 0.9), ("pixels", 0.8)],
+        2: [("parsing", 0.9), ("sentences", 0.8)],
+    }
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    index = PhraseIndex(texts)
+    assert coverage(index, "structures", labels == 0) == 0.5  # half of the topic uses it ...
+    assert name_precision(index, "structures", labels == 0) == 5 / 21  # ... and 16 papers elsewhere
+    assert names[0] == "drug discovery"
+    assert coverage(index, names[0], labels == 0) >= FLOOR

@@ -27,7 +27,7 @@ from topics.naming.acronyms import document_definitions, expand_acronyms, word_p
 _ANY_WORD = word_pattern({"x": ""})  # the pattern for acronyms that are not all capitals
 from topics.text import fold_accents, singular
 
-__all__ = ["COMPOUND", "PhraseIndex", "coverage", "name_parts", "phrase_key"]
+__all__ = ["COMPOUND", "PhraseIndex", "coverage", "name_parts", "name_precision", "phrase_key"]
 
 #: What joins the parts of a compound name.
 COMPOUND = " / "
@@ -134,3 +134,11 @@ def coverage(index: PhraseIndex, name: str, members: np.ndarray) -> float:
     members = np.asarray(members)
     used = index.uses(name)[members]
     return float(used.mean()) if used.size else 0.0
+
+
+def name_precision(index: PhraseIndex, name: str, members: np.ndarray) -> float:
+    """The share of the papers that use ``name`` that are among ``members`` (a boolean
+    mask or positions): 1.0 for a name no other paper uses, 0.0 for one nobody uses."""
+    used = index.uses(name)
+    total = int(used.sum())
+    return float(used[np.asarray(members)].sum()) / total if total else 0.0

@@ -10,7 +10,12 @@ papers that use the name):
 2. else a compound of the two phrases that together cover the most of its papers
    ("long-tailed recognition / deep clustering"), flagged ``mixed``: the group joins two
    themes, and its name says so rather than claiming one;
-3. else the best-ranked single word that half of its papers use ("speech");
+3. else, of the phrases and the compound that at least a quarter of its papers use
+   (:data:`FLOOR`) and the best-ranked single word that half of them use ("speech"), the
+   one that fits the group best (:func:`name_fit`: coverage first, and how few papers
+   outside the group use the name second), so a topic of drug-discovery papers is
+   "drug discovery / amino acid" and not "structures", a word half of them use and a
+   tenth of the corpus too;
 4. else whichever of these covers the most papers.
 
 A phrase that nearly always sits inside one longer term is completed to it or names
@@ -34,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from topics.text import singular
-from topics.naming.coverage import COMPOUND, PhraseIndex, coverage, name_parts, phrase_key
+from topics.naming.coverage import COMPOUND, PhraseIndex, coverage, name_parts, name_precision, phrase_key
 from topics.naming.terms import (
     ADJECTIVE_ENDING,
     NOUN_EXCEPTIONS,
@@ -55,6 +60,7 @@ __all__ = [
     "complete_modifier",
     "extend_phrase",
     "is_modifier",
+    "name_fit",
     "name_groups",
     "name_topics",
     "topic_names",
@@ -86,6 +92,10 @@ FRAGMENT_SHARE = 0.85
 #: A name must be at least this many times as common among the topic's documents as
 #: in the whole corpus ("neural networks" is everywhere and names nothing).
 MIN_LIFT = 2.0
+
+#: How much more a name's coverage of its group counts than its precision in
+#: :func:`name_fit` (F-beta's beta: 2 weighs coverage four times as much).
+FIT_BETA = 2.0
 
 
 def _candidates(
@@ -397,18 +407,31 @@ def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share
     compound = _compound(phrases, members, index, share=share)
     if compound is not None and coverage(index, compound, members) >= HOLD:
         return compound
-    held = next((c for c in singles if share(c) >= HOLD), None)
-    if held is not None:
-        return held
-    # nothing holds for half the group: the phrase or compound that covers the most, if it
-    # reaches the floor, else whatever covers the most
+    # no phrase holds for half the group: the phrases and the compound that reach the floor
+    # and the best-ranked word that half of it uses compete on how well they fit it
     options = phrases + ([compound] if compound else [])
-    if options and max(coverage(index, c, members) for c in options) >= FLOOR:
-        singles = []
+    fitting = [c for c in options if coverage(index, c, members) >= FLOOR]
+    word = next((c for c in singles if share(c) >= HOLD), None)
+    fitting += [word] if word is not None else []
+    if fitting:
+        return max(fitting, key=lambda c: (round(name_fit(index, c, members), 9), -fitting.index(c)))
     options += singles
     if not options:  # only modifiers ("causal"): the caller falls back
         return None
     return max(options, key=lambda c: (round(coverage(index, c, members), 9), -options.index(c)))
+
+
+def name_fit(index: PhraseIndex, name: str, members: np.ndarray, *, beta: float = FIT_BETA) -> float:
+    """How well ``name`` fits the group ``members``: the F-measure (van Rijsbergen's
+    F-beta) of its coverage of the group and its precision, the share of the papers that
+    use it that are in the group, weighted to coverage by ``beta``.
+
+    A name must hold for its papers first and single them out second: "structures" is
+    used by half of a topic of drug-discovery papers, and by a tenth of the corpus.
+    """
+    recall, precision = coverage(index, name, members), name_precision(index, name, members)
+    b2 = beta * beta
+    return (1 + b2) * recall * precision / (b2 * precision + recall) if recall and precision else 0.0
 
 
 def _compound(phrases: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share) -> str | None:
