@@ -317,3 +317,30 @@ def test_a_word_half_the_topic_and_much_of_the_corpus_use_loses_to_a_phrase_only
     assert name_precision(index, "structures", labels == 0) == 5 / 21  # ... and 16 papers elsewhere
     assert names[0] == "drug discovery"
     assert coverage(index, names[0], labels == 0) >= FLOOR
+
+
+def test_the_plural_of_a_word_that_names_nothing_alone_does_not_claim_its_longer_names():
+    from topics.naming.coverage import PhraseIndex, coverage
+    from topics.naming.labels import is_broad_plural, topic_names
+
+    # "graphs" counts every use of "graph", so 7 of topic 0's 10 papers "use" it, 4 of them
+    # only inside "graph neural networks"
+    texts = (
+        [f"Graph neural networks for molecules, study {i}." for i in range(4)]
+        + [f"Graphs of citations, study {i}." for i in range(3)]
+        + [f"Node {i} features." for i in range(3)]
+        + [f"Robot planning from pixels, study {i}." for i in range(10)]
+    )
+    labels = np.array([0] * 10 + [1] * 10)
+    terms = {0: [("graph neural networks", 0.9), ("graphs", 0.8), ("node", 0.7)], 1: [("robot planning", 0.9)]}
+    index = PhraseIndex(texts)
+    assert coverage(index, "graphs", labels == 0) == 0.7
+    assert is_broad_plural("graphs") and not is_broad_plural("graph") and not is_broad_plural("molecules")
+    assert is_broad_plural("causes", frozenset({"cause"}))  # a word the corpus uses as a modifier
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    assert names[0] == "graph neural networks"
+    # with nothing else at the floor, the plural still names its group
+    kinds = ["Random", "Citation", "Sparse", "Dense", "Planar", "Dynamic", "Large"]
+    texts = [f"{kind} graphs." for kind in kinds] + texts[7:]
+    only = topic_names({0: [("graphs", 0.9), ("node", 0.8)], 1: [("robot planning", 0.9)]}, labels, texts, analyzer=PhraseAnalyzer())
+    assert only[0] == "graphs"

@@ -15,7 +15,8 @@ papers that use the name):
    one that fits the group best (:func:`name_fit`: coverage first, and how few papers
    outside the group use the name second), so a topic of drug-discovery papers is
    "drug discovery / amino acid" and not "structures", a word half of them use and a
-   tenth of the corpus too;
+   tenth of the corpus too (the plural of a word that names nothing alone, "graphs",
+   takes part only when nothing else reaches the floor: :func:`is_broad_plural`);
 4. else whichever of these covers the most papers.
 
 A phrase that nearly always sits inside one longer term is completed to it or names
@@ -59,6 +60,7 @@ __all__ = [
     "complete_fragments",
     "complete_modifier",
     "extend_phrase",
+    "is_broad_plural",
     "is_modifier",
     "name_fit",
     "name_groups",
@@ -411,7 +413,7 @@ def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share
     # and the best-ranked word that half of it uses compete on how well they fit it
     options = phrases + ([compound] if compound else [])
     fitting = [c for c in options if coverage(index, c, members) >= FLOOR]
-    word = next((c for c in singles if share(c) >= HOLD), None)
+    word = next((c for c in singles if share(c) >= HOLD and not is_broad_plural(c, modifiers)), None)
     fitting += [word] if word is not None else []
     if fitting:
         return max(fitting, key=lambda c: (round(name_fit(index, c, members), 9), -fitting.index(c)))
@@ -597,6 +599,15 @@ def is_modifier(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
     if term in modifiers:
         return True
     return term not in NOUN_EXCEPTIONS and ("-" in term or bool(ADJECTIVE_ENDING.search(term)))
+
+
+def is_broad_plural(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
+    """A plural whose singular names nothing alone ("graphs", "languages", "videos"):
+    coverage counts it wherever its singular is used ("graph neural networks",
+    "language models"), so it claims papers that only use the longer names. Such a word
+    names a group only when nothing else reaches :data:`FLOOR`."""
+    one = singular(term)
+    return " " not in term and one != term and (one in modifiers or one in NOT_ALONE_TERMS)
 
 
 def complete_modifier(term: str, token_streams: Sequence[Sequence[str]], modifiers: frozenset[str] = frozenset()) -> str | None:
