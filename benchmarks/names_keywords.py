@@ -36,6 +36,11 @@ compared as :func:`topics.naming.coverage.phrase_key` words):
 
 The package's area names are scored the same way, over the areas' papers.
 
+``topics evaluate --labels-column keywords`` has a looser check of its own
+(:func:`topics.stats.metrics.keyword_match`: the name holds, or is held by, one of the 8
+keywords its papers use most, so "object" counts for "object detection"). This script
+matches more strictly, so that a vague word does not pass.
+
 Results go to ``results/names-keywords-<venue>-<year>.json`` and the table printed is in
 ``benchmarks/README.md``.
 """
