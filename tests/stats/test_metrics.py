@@ -58,6 +58,12 @@ def test_keyword_match():
     assert names_match("diffusion models", "Diffusion Model")
     assert names_match("graph neural networks", "GNN; graph neural network".split("; ")[1])
     assert not names_match("optimal transport", "transportation")
+    # authors write a hyphenated word joined, hyphenated or spaced
+    assert names_match("self-supervised learning", "Self Supervised Learning")
+    assert names_match("self supervised learning", "self-supervised learning")
+    assert names_match("self-supervised learning", "selfsupervised learning")
+    assert names_match("long-tailed recognition", "long tailed recognition.")
+    assert not names_match("supervised learning", "self-supervised learning")
     keywords = ["optimal transport; generative models", "Optimal Transport", "wasserstein", "LLM; reasoning", "reasoning"]
     table = keyword_match({0: "optimal transport", 1: "chain of thought", -1: "outliers"}, [0, 0, 0, 1, 1], keywords)
     assert table.set_index("topic")["match"].to_dict() == {0: True, 1: False}

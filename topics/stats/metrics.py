@@ -145,8 +145,9 @@ def label_agreement(topics: Sequence[int], labels: Sequence) -> dict[str, float]
     return out
 
 
-def _name_words(text: str) -> tuple[str, ...]:
-    return tuple(singular(w) for w in canonical(text).split())
+def _name_words(text: str, *, join_hyphens: bool = True) -> tuple[str, ...]:
+    words = canonical(text) if join_hyphens else normalize(str(text))  # normalize: a hyphen is a space
+    return tuple(singular(w) for w in words.split())
 
 
 def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
@@ -156,9 +157,15 @@ def _contains(longer: tuple[str, ...], shorter: tuple[str, ...]) -> bool:
 
 def names_match(name: str, keyword: str) -> bool:
     """Whether a topic name and a keyword say the same: equal, or one holds the other's
-    words in order, after :func:`canonical` and dropping plural endings."""
+    words in order, after :func:`canonical` and dropping plural endings. Authors write
+    hyphenated words joined, hyphenated or spaced ("selfsupervised", "self-supervised",
+    "self supervised"): read with hyphens as spaces, the two may also be equal (not one
+    inside the other: "supervised learning" is not in "self supervised learning")."""
     a, b = _name_words(name), _name_words(keyword)
-    return bool(a and b) and (a == b or _contains(a, b) or _contains(b, a))
+    if a and b and (a == b or _contains(a, b) or _contains(b, a)):
+        return True
+    spaced = _name_words(name, join_hyphens=False)
+    return bool(spaced) and spaced == _name_words(keyword, join_hyphens=False)
 
 
 def split_keywords(value) -> list[str]:
