@@ -159,8 +159,9 @@ def names_match(name: str, keyword: str) -> bool:
     """Whether a topic name and a keyword say the same: equal, or one holds the other's
     words in order, after :func:`canonical` and dropping plural endings. Authors write
     hyphenated words joined, hyphenated or spaced ("selfsupervised", "self-supervised",
-    "self supervised"): read with hyphens as spaces, the two may also be equal (not one
-    inside the other: "supervised learning" is not in "self supervised learning")."""
+    "self supervised"): read with hyphens as spaces, the two may also be equal, but not
+    one inside the other, so "supervised learning" does not match "self-supervised
+    learning"."""
     a, b = _name_words(name), _name_words(keyword)
     if a and b and (a == b or _contains(a, b) or _contains(b, a)):
         return True
