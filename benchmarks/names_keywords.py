@@ -58,6 +58,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from run import commit  # benchmarks/run.py
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
@@ -216,20 +218,11 @@ def run(venue: str, year: int, backend: str, seed: int) -> dict:
     return {
         "venue": venue, "year": year, "papers": len(corpus), "with_keywords": int(sum(bool(k) for k in keywords)),
         "backend": backend, "seed": seed, "fit_s": round(fit_s, 1),
-        "commit": _commit(), "bertopic": bertopic_module.__version__,
+        "commit": commit(), "bertopic": bertopic_module.__version__,
         "outliers": float(np.mean(labels == -1)),
         "methods": scores,
         "areas": area_scores,
     }
-
-
-def _commit() -> str:
-    import subprocess
-
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def table(result: dict) -> str:
