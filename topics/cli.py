@@ -135,8 +135,8 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
     parser.add_argument("--backend", choices=BACKENDS, default="minilm",
                         help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
-                             "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once: hundreds of times faster, "
-                             "less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
+                             "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once and taught to imitate it on the "
+                             "bundled abstracts: hundreds of times faster, less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="cache folder: embeddings, and for report the last analyses, which a rerun with the same papers, "

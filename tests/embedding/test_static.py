@@ -65,7 +65,8 @@ def tiny_bert(tmp_path_factory) -> Path:
 
 
 def tiny_embedder(folder: Path, cache: Path, **options) -> StaticEmbedder:
-    return StaticEmbedder(folder, pca_dims=options.pop("pca_dims", 8), cache_dir=cache, **options)
+    """A static embedder distilled from ``folder``, untaught unless ``teach=True`` is given."""
+    return StaticEmbedder(folder, pca_dims=options.pop("pca_dims", 8), teach=options.pop("teach", False), cache_dir=cache, **options)
 
 
 def test_distils_and_embeds_offline(tiny_bert, tmp_path, offline):
@@ -169,12 +170,29 @@ def test_fingerprint_follows_source_version_and_parameters(tiny_bert, tmp_path, 
     assert base.fingerprint() != before and "model2vec-99.0" in base.model_dir().name
 
 
+def test_a_taught_model_is_kept_beside_its_distillation_and_records_its_teaching(tiny_bert, tmp_path, offline, monkeypatch):
+    taught = tiny_embedder(tiny_bert, tmp_path, teach=True)
+    distilled = tiny_embedder(tiny_bert, tmp_path)
+    assert taught.fingerprint().startswith(distilled.fingerprint() + ":taught-") and "taught" in taught.name
+    vectors = taught.encode(TEXTS)
+    assert offline == []
+    assert sorted(p.name for p in (tmp_path / "static").iterdir()) == sorted([taught.model_dir().name, distilled.model_dir().name])
+    record = json.loads((taught.model_dir() / MANIFEST).read_text())
+    assert record["fingerprint"] == taught.fingerprint() and record["teacher"].startswith("minilm:")
+    assert record["texts"] > 4000 and record["validation_loss"] < record["first_epoch_validation_loss"]
+    # the teaching changed the vectors, and a second use reads the kept model instead of teaching again
+    assert not np.allclose(vectors, distilled.encode(TEXTS), atol=1e-3)
+    monkeypatch.setattr(StaticEmbedder, "_teach", lambda self, folder: pytest.fail("taught again"))
+    np.testing.assert_array_equal(tiny_embedder(tiny_bert, tmp_path, teach=True).encode(TEXTS), vectors)
+
+
 def test_registered_and_distinct_from_minilm():
     assert "static" in BACKENDS
     embedder = get_embedder("static")
     assert isinstance(embedder, StaticEmbedder)
     assert embedder.fingerprint() != get_embedder("minilm").fingerprint()
     assert embedder.fingerprint().startswith("static:minilm:")  # keyed by the packaged MiniLM's checksum
+    assert embedder.teach and ":taught-" in embedder.fingerprint()  # taught by default (topics.embedding.teach)
 
 
 def test_bad_parameters_are_refused():

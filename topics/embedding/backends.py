@@ -402,7 +402,7 @@ class HashingEmbedder:
 def get_embedder(backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None) -> Embedder:
     """An embedder by name: ``"minilm"`` (precision "auto"), ``"minilm-fp32"`` (exact fp32),
     ``"static"`` (:class:`topics.embedding.static.StaticEmbedder`, distilled from the same
-    model), ``"lsa"`` or ``"hashing"``.
+    model and taught to imitate it), ``"lsa"`` or ``"hashing"``.
 
     An object that already satisfies :class:`Embedder` is returned unchanged.
     """

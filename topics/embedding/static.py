@@ -10,12 +10,20 @@ MiniLM's vocabulary (``[CLS] piece [SEP]``) through the model once, mean-pools t
 output, reduces it to ``pca_dims`` dimensions by PCA and down-weights frequent pieces
 (SIF, Zipf's law on the vocabulary order). It needs no corpus and no network.
 
+A piece's vector alone only roughly predicts the vector MiniLM gives a whole text, so by
+default the distilled vectors are then taught to imitate MiniLM (tokenlearn's objective,
+:mod:`topics.embedding.teach`) on a packaged teaching set: the 4,364 bundled ICLR 2024
+and 2025 abstracts with MiniLM's vectors of them (``topics/data/teaching/``). On corpora
+it was not taught on (ICLR 2023, NeurIPS 2022, ten venues of the big corpus) this keeps
+about half as many more of each paper's MiniLM neighbours (``benchmarks/README.md``,
+"Static backend"); ``teach=False`` gives the distillation as it is.
+
 :class:`StaticEmbedder` distils the model on first use from the local model folder
 (:func:`topics.embedding.weights.resolve_model`: the packaged, checksummed
-all-MiniLM-L6-v2 by default; about 3 CPU minutes) and keeps it under the topics
-cache folder (:func:`static_model_dir`), keyed by the source weights' checksum, the
-model2vec version and the distillation parameters; later runs load it in a fraction of
-a second.
+all-MiniLM-L6-v2 by default; about 3 CPU minutes), teaches it (about half a CPU
+minute) and keeps both under the topics cache folder (:func:`static_model_dir`), keyed
+by the source weights' checksum, the model2vec version, the distillation parameters and
+(taught) the teaching set's checksum; later runs load it in a fraction of a second.
 
 Embedding is model2vec's ``StaticModel.encode`` with ``max_length=None`` (the whole
 text, not its first 512 pieces), computed faster: the texts are cut into words at ASCII
@@ -29,6 +37,7 @@ like MiniLM's.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -45,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from topics.embedding.cache import default_cache_dir
+from topics.embedding.teach import teach_vectors, teaching_set, teaching_set_path
 from topics.embedding.weights import EmbeddingError, resolve_model, sha256_file
 
 __all__ = ["StaticEmbedder", "static_model_dir"]
@@ -88,6 +98,12 @@ def _count_matrix(ids: list[list[int]], vocabulary: int):
     return counts
 
 
+@functools.lru_cache(maxsize=1)
+def _teaching_digest() -> str:
+    """The first 12 hex digits of the packaged teaching set's sha256 (part of a taught model's fingerprint)."""
+    return sha256_file(teaching_set_path())[:12]
+
+
 def static_model_dir(fingerprint: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """The folder that holds the static model distilled for ``fingerprint``.
 
@@ -114,12 +130,16 @@ class StaticEmbedder:
     sif_coefficient
         The SIF weight ``a / (a + p(piece))`` of each piece, with ``p`` from Zipf's law
         over the vocabulary order (model2vec's default, 1e-4).
+    teach
+        Teach the distilled vectors to imitate MiniLM on the packaged teaching set
+        (:mod:`topics.embedding.teach`; default) or use them as distilled.
     cache_dir
-        Where distilled models are kept (under ``static/``); default
+        Where distilled and taught models are kept (under ``static/``); default
         :func:`topics.embedding.cache.default_cache_dir`.
 
-    The source weights' checksum, the model2vec version and both parameters are part of
-    :meth:`fingerprint`, so vectors of different static models never share a cache entry.
+    The source weights' checksum, the model2vec version, both parameters and, for a
+    taught model, the teaching set's checksum are part of :meth:`fingerprint`, so
+    vectors of different static models never share a cache entry.
     A text with no word piece in the vocabulary (an empty text) gets the zero vector;
     every other vector has unit length.
     """
@@ -130,6 +150,7 @@ class StaticEmbedder:
         *,
         pca_dims: int = 256,
         sif_coefficient: float = 1e-4,
+        teach: bool = True,
         cache_dir: str | os.PathLike[str] | None = None,
     ):
         if isinstance(pca_dims, bool) or not isinstance(pca_dims, (int, np.integer)) or pca_dims < 2:
@@ -139,10 +160,12 @@ class StaticEmbedder:
         self.model = model
         self.pca_dims = int(pca_dims)
         self.sif_coefficient = float(sif_coefficient)
+        self.teach = bool(teach)
         self.cache_dir = cache_dir
         self._source, self._source_fingerprint = resolve_model(model)
         source_name = Path(str(model)).name if model else "all-MiniLM-L6-v2"
-        self.name = f"static ({source_name} distilled by model2vec, {self.pca_dims} dims)"
+        taught = ", taught on the bundled ICLR abstracts" if self.teach else ""
+        self.name = f"static ({source_name} distilled by model2vec{taught}, {self.pca_dims} dims)"
         self._reset()
 
     def _reset(self) -> None:
@@ -168,10 +191,11 @@ class StaticEmbedder:
         self._reset()
 
     def fingerprint(self) -> str:
-        return (
+        distilled = (
             f"static:{self._source_fingerprint}:model2vec-{_model2vec_version()}"
             f":pca{self.pca_dims}:sif{self.sif_coefficient!r}:mean:whole-text"
         )
+        return f"{distilled}:taught-{_teaching_digest()}" if self.teach else distilled
 
     def model_dir(self) -> Path:
         """The folder of this embedder's distilled model (:func:`static_model_dir`)."""
@@ -197,11 +221,11 @@ class StaticEmbedder:
                 raise ValueError(f"unexpected tensors {sorted(tensors)}")
             tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except Exception as exc:  # a damaged folder raises JSON, OS, safetensors or value errors
-            logger.warning("static model %s is damaged (%s); distilling it again", folder, exc)
+            logger.warning("static model %s is damaged (%s); making it again", folder, exc)
             return None
         vectors = np.ascontiguousarray(tensors["embeddings"], dtype=np.float32)
         if vectors.ndim != 2 or len(vectors) != tokenizer.get_vocab_size():
-            logger.warning("static model %s has %s vectors for %d word pieces; distilling it again",
+            logger.warning("static model %s has %s vectors for %d word pieces; making it again",
                            folder, vectors.shape, tokenizer.get_vocab_size())
             return None
         return vectors, tokenizer
@@ -229,16 +253,44 @@ class StaticEmbedder:
             quantize_to="float32", pooling="mean",
         )
         seconds = time.perf_counter() - start
+        self._publish(folder, static.save_pretrained, {"distil_seconds": round(seconds, 1)})
+        logger.info("distilled the static model in %.0f s", seconds)
+
+    def _teach(self, folder: Path) -> None:
+        """Teach the distilled model on the packaged teaching set (:mod:`topics.embedding.teach`)
+        and write the taught model to ``folder`` atomically."""
+        from safetensors.numpy import save_file
+
+        distilled = StaticEmbedder(self.model, pca_dims=self.pca_dims, sif_coefficient=self.sif_coefficient,
+                                   teach=False, cache_dir=self.cache_dir)
+        vectors = distilled._load()
+        texts, targets, teacher = teaching_set()
+        logger.info("teaching the static model to imitate %s on %d abstracts (once; about a CPU minute)", teacher, len(texts))
+        start = time.perf_counter()
+        table, record = teach_vectors(vectors, distilled.token_counts(texts), targets, random_state=0)
+        seconds = time.perf_counter() - start
+        source = distilled.model_dir()
+
+        def write(tmp: Path) -> None:
+            tmp.mkdir(parents=True)
+            for name in ("config.json", "modules.json", "tokenizer.json", "README.md"):
+                if (source / name).exists():
+                    shutil.copyfile(source / name, tmp / name)
+            save_file({"embeddings": table}, str(tmp / "model.safetensors"))
+
+        self._publish(folder, write, {"teach_seconds": round(seconds, 1), "teacher": teacher, **record})
+        logger.info("taught the static model in %.0f s", seconds)
+
+    def _publish(self, folder: Path, write, record: dict) -> None:
+        """Write a model folder with ``write(tmp)``, add the manifest (this embedder's
+        fingerprint, the weights' sha256 and ``record``) and move it to ``folder``
+        atomically; if another process wrote ``folder`` meanwhile, keep its copy."""
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = folder.with_name(f".{folder.name}.tmp{os.getpid()}-{uuid.uuid4().hex[:8]}")
         try:
-            static.save_pretrained(tmp)
-            record = {
-                "fingerprint": self.fingerprint(),
-                "sha256": sha256_file(tmp / "model.safetensors"),
-                "source": self._source,
-                "distil_seconds": round(seconds, 1),
-            }
+            write(tmp)
+            record = {"fingerprint": self.fingerprint(), "sha256": sha256_file(tmp / "model.safetensors"),
+                      "source": self._source, **record}
             (tmp / MANIFEST).write_text(json.dumps(record, indent=2), encoding="utf-8")
             if self._read(folder) is not None:
                 logger.info("another process wrote %s meanwhile; using its copy", folder)
@@ -257,7 +309,6 @@ class StaticEmbedder:
             logger.info("another process wrote %s meanwhile; using its copy", folder)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        logger.info("distilled the static model in %.0f s", seconds)
 
     def _load(self) -> np.ndarray:
         if self._vectors is not None:
@@ -265,7 +316,7 @@ class StaticEmbedder:
         folder = self.model_dir()
         loaded = self._read(folder)
         if loaded is None:
-            self._distil(folder)
+            (self._teach if self.teach else self._distil)(folder)
             loaded = self._read(folder)
             if loaded is None:
                 raise EmbeddingError(f"the static model distilled into {folder} cannot be read back")

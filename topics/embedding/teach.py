@@ -1,0 +1,191 @@
+"""Teaching static word-piece vectors to imitate a sentence transformer: tokenlearn's objective.
+
+model2vec's distillation gives each word piece the vector the sentence transformer gives
+it alone (``[CLS] piece [SEP]``), so a text's static vector, the mean of its pieces',
+only roughly follows the vector the transformer gives the whole text. tokenlearn
+(Tulkens and van Dongen, MinishLab 2025, https://github.com/MinishLab/tokenlearn) trains
+the table on texts the transformer has embedded: a text's weighted mean of piece vectors,
+through one linear layer, is regressed onto the transformer's vector of the text
+(PCA-reduced), with a learned weight per piece; the trained table is each piece's vector
+times its weight, and the linear layer is dropped.
+
+:func:`teach_vectors` is that objective on word-piece count matrices
+(:meth:`topics.embedding.static.StaticEmbedder.token_counts`), so a text is read whole, as
+the static backend embeds it, and the pieces' mean is one ``embedding_bag``. It follows
+tokenlearn 0.2.1's ``train_supervised``: rows normalised and their norms as the initial
+weights, AdamW at learning rate 1e-3, batches of 256, mean squared error, the last tenth
+of the (shuffled) texts held out, stopping after ``patience`` epochs without an
+improvement of at least 1e-4 and keeping the best epoch. It is written here rather than
+imported because the tokenlearn package requires ``model2vec[distill]``, whose pin of
+transformers would downgrade the one sentence-transformers uses here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["TEACHING_SET", "teach_vectors", "teaching_set", "teaching_set_path"]
+
+logger = logging.getLogger(__name__)
+
+#: Smallest drop of the held-out loss that counts as an improvement (tokenlearn's).
+MIN_IMPROVEMENT = 1e-4
+
+
+def teach_vectors(
+    vectors: np.ndarray,
+    counts,
+    targets: np.ndarray,
+    *,
+    pca_dims: int = 256,
+    batch_size: int = 256,
+    learning_rate: float = 1e-3,
+    patience: int = 5,
+    max_epochs: int = 200,
+    validation_share: float = 0.1,
+    random_state: int = 0,
+    show_progress: bool = False,
+) -> tuple[np.ndarray, dict]:
+    """Static vectors trained so that texts' mean piece vectors predict the teacher's vectors.
+
+    Parameters
+    ----------
+    vectors
+        The static table to start from, ``(n_pieces, dim)`` (a model2vec distillation).
+    counts
+        Word-piece counts of the teaching texts, a sparse ``(n_texts, n_pieces)`` matrix.
+    targets
+        The teacher's vector of each teaching text, ``(n_texts, teacher_dim)``.
+    pca_dims
+        The targets are reduced to this many principal components first (tokenlearn's 256).
+    batch_size, learning_rate, patience, max_epochs, validation_share
+        Training settings (module docs); texts without a known piece are left out.
+    random_state
+        Seeds the split, the order of the batches and the linear layer.
+    show_progress
+        A progress bar over the epochs.
+
+    Returns
+    -------
+    table : ndarray of float32, shape (n_pieces, dim)
+        The taught vectors.
+    record : dict
+        ``epochs`` run, ``best_epoch`` (counted from 0), the held-out ``validation_loss``
+        of the kept epoch and after the first (``first_epoch_validation_loss``), the
+        teaching and held-out text counts and the targets' dimensions.
+    """
+    import scipy.sparse as sp
+    import torch
+    from sklearn.decomposition import PCA
+    from tqdm.auto import tqdm
+
+    counts = sp.csr_matrix(counts, dtype=np.float32)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    targets = np.asarray(targets, dtype=np.float32)
+    if counts.shape != (len(targets), len(vectors)):
+        raise ValueError(f"counts of shape {counts.shape} do not match {len(targets)} targets and {len(vectors)} vectors")
+    keep = np.flatnonzero(np.asarray(counts.sum(axis=1)).ravel() > 0)
+    if len(keep) < 20:
+        raise ValueError(f"teaching needs at least 20 texts with known word pieces, got {len(keep)}")
+    counts, targets = counts[keep], targets[keep]
+    n_components = min(pca_dims, targets.shape[1], len(targets) - 1)
+    targets = PCA(n_components=n_components, random_state=random_state).fit_transform(targets).astype(np.float32)
+
+    rng = np.random.default_rng(random_state)
+    order = rng.permutation(len(targets))  # the held-out texts, then each epoch's batch order
+    n_val = max(1, int(round(validation_share * len(order))))
+    train, val = order[:-n_val], order[-n_val:]
+
+    torch.manual_seed(random_state)
+    norms = np.linalg.norm(vectors, axis=1)
+    unit = vectors / np.maximum(norms, 1e-12)[:, None]
+    table = torch.nn.Parameter(torch.from_numpy(unit.copy()))
+    weight = torch.nn.Parameter(torch.from_numpy(norms.astype(np.float32)))
+    head = torch.nn.Linear(vectors.shape[1], n_components)
+    optimiser = torch.optim.AdamW([table, weight, *head.parameters()], lr=learning_rate)
+    loss_of = torch.nn.MSELoss()
+
+    def batch(rows: np.ndarray):
+        part = counts[rows]
+        ids = torch.from_numpy(part.indices.astype(np.int64))
+        offsets = torch.from_numpy(part.indptr[:-1].astype(np.int64))
+        n = torch.from_numpy(part.data)
+        lengths = torch.from_numpy(np.asarray(part.sum(axis=1), dtype=np.float32).ravel())
+        return ids, offsets, n, lengths, torch.from_numpy(targets[rows])
+
+    def predict(ids, offsets, n, lengths):
+        pooled = torch.nn.functional.embedding_bag(ids, table, offsets, mode="sum", per_sample_weights=n * weight[ids])
+        return head(pooled / lengths[:, None])
+
+    def validation_loss() -> float:
+        with torch.no_grad():
+            total = 0.0
+            for first in range(0, len(val), batch_size):
+                rows = val[first : first + batch_size]
+                *x, y = batch(rows)
+                total += float(loss_of(predict(*x), y)) * len(rows)
+        return total / len(val)
+
+    best = (np.inf, -1, None)
+    initial = None
+    waited = 0
+    epoch = -1
+    with tqdm(total=max_epochs, disable=not show_progress, desc="teaching the static vectors", unit="epoch") as bar:
+        for epoch in range(max_epochs):
+            for first in range(0, len(train), batch_size):
+                rows = train[first : first + batch_size]
+                *x, y = batch(rows)
+                optimiser.zero_grad()
+                loss = loss_of(predict(*x), y)
+                loss.backward()
+                optimiser.step()
+            rng.shuffle(train)
+            current = validation_loss()
+            if initial is None:
+                initial = current
+            if best[0] - current > MIN_IMPROVEMENT:
+                best, waited = (current, epoch, (table.detach().clone(), weight.detach().clone())), 0
+            else:
+                waited += 1
+            bar.update(1)
+            bar.set_postfix(loss=f"{current:.5f}")
+            if waited >= patience:
+                break
+    kept_table, kept_weight = best[2]
+    taught = (kept_table * kept_weight[:, None]).numpy().astype(np.float32)
+    record = {"epochs": epoch + 1, "best_epoch": best[1], "validation_loss": round(best[0], 6),
+              "first_epoch_validation_loss": round(initial, 6), "texts": int(len(keep)), "validation_texts": int(n_val),
+              "target_dims": int(n_components)}
+    logger.info("taught the static vectors on %d texts in %d epochs (held-out loss %.5f)", len(keep), epoch + 1, best[0])
+    return taught, record
+
+
+#: The packaged teaching set: the 4,364 bundled ICLR 2024/2025 texts and MiniLM's vectors
+#: of them (``benchmarks/static_teaching_set.py`` writes it).
+TEACHING_SET = "minilm-iclr-full.npz"
+
+
+def teaching_set_path() -> Path:
+    """Where the packaged teaching set lies (``topics/data/teaching/``)."""
+    from importlib import resources
+
+    return Path(str(resources.files("topics") / "data" / "teaching" / TEACHING_SET))
+
+
+def teaching_set(path: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray, str]:
+    """The teaching texts, their teacher's vectors (float32) and the teacher's fingerprint."""
+    path = teaching_set_path() if path is None else Path(path)
+    with np.load(path, allow_pickle=False) as stored:
+        data = stored["text_bytes"].tobytes()
+        ends = stored["text_ends"]
+        targets = stored["targets"].astype(np.float32)
+        teacher = str(stored["teacher"])
+    starts = np.concatenate([[0], ends[:-1]])
+    texts = [data[a:b].decode("utf-8") for a, b in zip(starts, ends)]
+    if len(texts) != len(targets):
+        raise ValueError(f"{path}: {len(texts)} texts for {len(targets)} vectors")
+    return texts, targets, teacher
