@@ -28,6 +28,15 @@ Parts (results merged into ``benchmarks/results/static-backend.json``):
 - **evaluate**: ``topics evaluate`` (topics' scores: NPMI, diversity, outliers, seed
   agreement) on the bundled sample and on the full ICLR lists, ``--backend static`` against
   the default.
+- **teaching**: the static model as distilled (``StaticEmbedder(teach=False)``) against
+  the same model taught to imitate MiniLM on the bundled full lists (the default,
+  :mod:`topics.embedding.teach`), on corpora it was not taught on: ICLR 2023 and NeurIPS
+  2022 from bigcorpus, and the 1,000-paper label sample (100 from each of the 10 venues).
+  For each: the share of MiniLM's 10 nearest neighbours kept; k-means (k = 30) ARI
+  against k-means of MiniLM's vectors; ``TopicModel`` (seed 0) topics, outliers and ARI
+  against ``TopicModel`` on MiniLM's vectors; on the label sample also the NMI of the
+  topics and of k-means (k = classes) against ``field`` and ``venue``; on ICLR 2023 the
+  ARI between the fits with seeds 0 and 1.
 """
 
 from __future__ import annotations
@@ -52,7 +61,7 @@ BIGCORPUS = ROOT.parent / "shared" / "data" / "bigcorpus.parquet"
 VENUES = ["CVPR", "NeurIPS", "IROS", "ICRA", "EMNLP", "ACL", "AAAI", "ICLR", "ICCV", "ICML"]
 FIELDS = {"CVPR": "vision", "ICCV": "vision", "IROS": "robotics", "ICRA": "robotics", "ACL": "language",
           "EMNLP": "language", "NeurIPS": "ml", "ICML": "ml", "ICLR": "ml", "AAAI": "ai"}
-PARTS = ("distil", "throughput", "labels", "evaluate")
+PARTS = ("distil", "throughput", "labels", "evaluate", "teaching")
 
 
 class Clock:
@@ -204,6 +213,58 @@ def evaluate() -> dict:
         saved["evaluate"] = {**saved.get("evaluate", {}), **out}
         RESULTS.parent.mkdir(exist_ok=True)
         RESULTS.write_text(json.dumps(saved, indent=2) + "\n")
+    return {**out, **machine()}
+
+
+def teaching() -> dict:
+    import pandas as pd
+    from sklearn.cluster import KMeans
+    from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
+
+    from topics.clustering.model import TopicModel
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.static import MANIFEST, StaticEmbedder
+
+    frame = pd.read_parquet(BIGCORPUS, columns=["title", "abstract", "venue", "year"])
+    corpora = {
+        "iclr2023": frame[(frame.venue == "ICLR") & (frame.year == 2023)].reset_index(drop=True),
+        "neurips2022": frame[(frame.venue == "NeurIPS") & (frame.year == 2022)].reset_index(drop=True),
+        "labels1000": stratified(frame, 100),
+    }
+    taught, distilled = StaticEmbedder(), StaticEmbedder(teach=False)
+    taught.encode(["warm up"])  # teaches it first if the taught model is not kept yet
+    out = {"teaching_record": json.loads((taught.model_dir() / MANIFEST).read_text())}
+
+    def kmeans(v, k):
+        v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+        return KMeans(n_clusters=k, n_init=4, random_state=0).fit_predict(v)
+
+    for name, corpus in corpora.items():
+        texts = bigcorpus_texts(corpus)
+        vectors = {"minilm": embed_texts(texts, "minilm", cache=True)}  # cached by the labels part or a rerun
+        for label, backend in (("distilled", distilled), ("taught", taught)):
+            with Clock() as clock:
+                vectors[label] = backend.encode(texts)
+            out[f"{name}_{label}_embed_s"] = round(clock.wall, 2)
+        reference_km = kmeans(vectors["minilm"], 30)
+        fits = {label: TopicModel(random_state=0).fit(corpus, v) for label, v in vectors.items()}
+        for label, v in vectors.items():
+            row = {"papers": len(texts), "topics": len(set(fits[label].labels_) - {-1}),
+                   "outliers": round(float(fits[label].outlier_share_), 3)}
+            if label != "minilm":
+                row["knn10_overlap_with_minilm"] = neighbour_overlap(vectors["minilm"], v)
+                row["kmeans30_ari_with_minilm"] = round(adjusted_rand_score(reference_km, kmeans(v, 30)), 3)
+                row["topics_ari_with_minilm"] = round(adjusted_rand_score(fits["minilm"].labels_, fits[label].labels_), 3)
+            if name == "labels1000":
+                for column in ("field", "venue"):
+                    truth = corpus["venue"].map(FIELDS).to_numpy() if column == "field" else corpus["venue"].to_numpy()
+                    row[f"topics_nmi_{column}"] = round(normalized_mutual_info_score(truth, fits[label].labels_), 3)
+                    row[f"kmeans_nmi_{column}"] = round(normalized_mutual_info_score(truth, kmeans(v, len(set(truth)))), 3)
+            if name == "iclr2023":  # does a fit come back with another seed?
+                again = TopicModel(random_state=1).fit(corpus, v).labels_
+                row["seed_ari_0_1"] = round(adjusted_rand_score(fits[label].labels_, again), 3)
+            out[f"{name}_{label}"] = row
+            print(name, label, row, flush=True)
     return {**out, **machine()}
 
 

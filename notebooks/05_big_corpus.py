@@ -47,8 +47,8 @@
 #   typical titles and its bursts before trusting the name for the early years.
 #
 # The embedding backend is `static` by default (`TOPICS_BACKEND`): model2vec vectors
-# distilled from MiniLM, and taught to imitate it, embed 18,000 abstracts in seconds, where MiniLM would take hours on
-# a laptop's CPU; its topics are coarser and less stable than MiniLM's (README,
+# distilled from MiniLM and taught to imitate it embed 18,000 abstracts in seconds, where
+# MiniLM would take hours on a laptop's CPU; its topics are coarser than MiniLM's (README,
 # "Embedding backends"), so take this as a first look. The test suite runs the notebook
 # on the subset with the weightless `lsa` backend.
 
