@@ -186,6 +186,17 @@ def test_a_taught_model_is_kept_beside_its_distillation_and_records_its_teaching
     np.testing.assert_array_equal(tiny_embedder(tiny_bert, tmp_path, teach=True).encode(TEXTS), vectors)
 
 
+def test_only_minilm_is_taught_unless_asked(tiny_bert):
+    """The teaching set's targets are MiniLM's: a model distilled from other weights is not
+    made to imitate MiniLM by default; the packaged MiniLM, or a local copy of it, is."""
+    from topics.embedding.weights import resolve_model
+
+    assert not StaticEmbedder(tiny_bert).teach and StaticEmbedder(tiny_bert, teach=True).teach
+    assert StaticEmbedder().teach and not StaticEmbedder(teach=False).teach
+    packaged, _ = resolve_model(None)
+    assert StaticEmbedder(packaged).teach  # the same weights given as a folder
+
+
 def test_registered_and_distinct_from_minilm():
     assert "static" in BACKENDS
     embedder = get_embedder("static")

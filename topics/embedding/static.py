@@ -14,9 +14,12 @@ A piece's vector alone only roughly predicts the vector MiniLM gives a whole tex
 default the distilled vectors are then taught to imitate MiniLM (tokenlearn's objective,
 :mod:`topics.embedding.teach`) on a packaged teaching set: the 4,364 bundled ICLR 2024
 and 2025 abstracts with MiniLM's vectors of them (``topics/data/teaching/``). On corpora
-it was not taught on (ICLR 2023, NeurIPS 2022, ten venues of the big corpus) this keeps
-about half as many more of each paper's MiniLM neighbours (``benchmarks/README.md``,
-"Static backend"); ``teach=False`` gives the distillation as it is.
+it was not taught on (ICLR 2023, NeurIPS 2022, ten venues of the big corpus) a paper
+then keeps about 40 % of its ten MiniLM neighbours instead of 27 %, and the topics agree
+with MiniLM's about twice as well (``benchmarks/README.md``, "Teaching the static
+vectors"). The teaching set's targets are MiniLM's, so a model distilled from another
+sentence transformer (``model=``) is not taught unless asked; ``teach=False`` gives the
+distillation as it is.
 
 :class:`StaticEmbedder` distils the model on first use from the local model folder
 (:func:`topics.embedding.weights.resolve_model`: the packaged, checksummed
@@ -54,7 +57,7 @@ from pathlib import Path
 import numpy as np
 
 from topics.embedding.cache import default_cache_dir
-from topics.embedding.teach import teach_vectors, teaching_set, teaching_set_path
+from topics.embedding.teach import teach_vectors, teacher_of, teaching_set, teaching_set_path
 from topics.embedding.weights import EmbeddingError, resolve_model, sha256_file
 
 __all__ = ["StaticEmbedder", "static_model_dir"]
@@ -132,7 +135,10 @@ class StaticEmbedder:
         over the vocabulary order (model2vec's default, 1e-4).
     teach
         Teach the distilled vectors to imitate MiniLM on the packaged teaching set
-        (:mod:`topics.embedding.teach`; default) or use them as distilled.
+        (:mod:`topics.embedding.teach`) or use them as distilled. ``None`` (default)
+        teaches when the source is the model the teaching set's vectors come from (the
+        packaged MiniLM), so a static model distilled from another sentence transformer
+        is not made to imitate MiniLM unless ``teach=True`` asks for it.
     cache_dir
         Where distilled and taught models are kept (under ``static/``); default
         :func:`topics.embedding.cache.default_cache_dir`.
@@ -150,7 +156,7 @@ class StaticEmbedder:
         *,
         pca_dims: int = 256,
         sif_coefficient: float = 1e-4,
-        teach: bool = True,
+        teach: bool | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
     ):
         if isinstance(pca_dims, bool) or not isinstance(pca_dims, (int, np.integer)) or pca_dims < 2:
@@ -160,9 +166,11 @@ class StaticEmbedder:
         self.model = model
         self.pca_dims = int(pca_dims)
         self.sif_coefficient = float(sif_coefficient)
-        self.teach = bool(teach)
         self.cache_dir = cache_dir
         self._source, self._source_fingerprint = resolve_model(model)
+        # "<kind>:<weights' sha256>:...": the same weights, packaged or in a local folder
+        same_weights = teacher_of().split(":")[1] == self._source_fingerprint.split(":", 1)[1]
+        self.teach = same_weights if teach is None else bool(teach)
         source_name = Path(str(model)).name if model else "all-MiniLM-L6-v2"
         taught = ", taught on the bundled ICLR abstracts" if self.teach else ""
         self.name = f"static ({source_name} distilled by model2vec{taught}, {self.pca_dims} dims)"

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["TEACHING_SET", "teach_vectors", "teaching_set", "teaching_set_path"]
+__all__ = ["TEACHING_SET", "teach_vectors", "teacher_of", "teaching_set", "teaching_set_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -174,6 +174,13 @@ def teaching_set_path() -> Path:
     from importlib import resources
 
     return Path(str(resources.files("topics") / "data" / "teaching" / TEACHING_SET))
+
+
+def teacher_of(path: str | os.PathLike[str] | None = None) -> str:
+    """The fingerprint of the model whose vectors the teaching set holds (its texts are not read)."""
+    path = teaching_set_path() if path is None else Path(path)
+    with np.load(path, allow_pickle=False) as stored:
+        return str(stored["teacher"])
 
 
 def teaching_set(path: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray, str]:
