@@ -66,6 +66,9 @@ def test_texts_without_a_known_piece_are_left_out_and_bad_shapes_refused():
         teach_vectors(start, counts, targets[:-1])
     with pytest.raises(ValueError, match="at least 20 texts"):
         teach_vectors(start, counts[:10], targets[:10])
+    targets[3, 0] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        teach_vectors(start, counts, targets)
 
 
 def test_the_packaged_teaching_set_is_minilm_on_the_bundled_full_lists():

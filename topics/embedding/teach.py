@@ -22,6 +22,7 @@ transformers would downgrade the one sentence-transformers uses here.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -88,6 +89,8 @@ def teach_vectors(
     targets = np.asarray(targets, dtype=np.float32)
     if counts.shape != (len(targets), len(vectors)):
         raise ValueError(f"counts of shape {counts.shape} do not match {len(targets)} targets and {len(vectors)} vectors")
+    if not (np.isfinite(targets).all() and np.isfinite(vectors).all()):
+        raise ValueError("the targets and the vectors must be finite")
     keep = np.flatnonzero(np.asarray(counts.sum(axis=1)).ravel() > 0)
     if len(keep) < 20:
         raise ValueError(f"teaching needs at least 20 texts with known word pieces, got {len(keep)}")
@@ -176,6 +179,7 @@ def teaching_set_path() -> Path:
     return Path(str(resources.files("topics") / "data" / "teaching" / TEACHING_SET))
 
 
+@functools.lru_cache(maxsize=4)
 def teacher_of(path: str | os.PathLike[str] | None = None) -> str:
     """The fingerprint of the model whose vectors the teaching set holds (its texts are not read)."""
     path = teaching_set_path() if path is None else Path(path)
