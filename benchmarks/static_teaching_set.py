@@ -18,37 +18,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "topics" / "data" / "teaching" / "minilm-iclr-full.npz"
 DIMS = 256
 
 
 def main() -> int:
-    from sklearn.decomposition import PCA
-
     from topics.embedding.backends import get_embedder
     from topics.embedding.embed import embed_texts
+    from topics.embedding.teach import read_teaching_set, write_teaching_set
     from topics.io.datasets import iclr_full
     from topics.pipeline import embedding_texts
 
     texts = embedding_texts(iclr_full())
     teacher = get_embedder("minilm")
     vectors = embed_texts(texts, teacher, cache=True, show_progress=True)
-    pca = PCA(n_components=DIMS, random_state=0).fit(vectors)
-    encoded = [t.encode("utf-8") for t in texts]
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(
-        OUT,
-        text_bytes=np.frombuffer(b"".join(encoded), dtype=np.uint8),
-        text_ends=np.cumsum([len(e) for e in encoded]).astype(np.int64),
-        targets=pca.transform(vectors).astype(np.float16),
-        teacher=np.array(teacher.fingerprint()),
-        explained_variance=np.array(float(pca.explained_variance_ratio_.sum())),
-    )
-    print(f"{OUT.relative_to(ROOT)}: {len(texts)} texts, {DIMS} components keep "
-          f"{pca.explained_variance_ratio_.sum():.3f} of the variance, {OUT.stat().st_size / 1e6:.1f} MB")
+    write_teaching_set(OUT, texts, vectors, teacher.fingerprint(), dims=DIMS)
+    assert read_teaching_set(OUT)[0] == texts
+    print(f"{OUT.relative_to(ROOT)}: {len(texts)} texts, {DIMS} components, {OUT.stat().st_size / 1e6:.1f} MB")
     return 0
 
 

@@ -186,6 +186,27 @@ def test_a_taught_model_is_kept_beside_its_distillation_and_records_its_teaching
     np.testing.assert_array_equal(tiny_embedder(tiny_bert, tmp_path, teach=True).encode(TEXTS), vectors)
 
 
+def test_a_teaching_set_of_ones_own_teaches_a_model_of_its_own(tiny_bert, tmp_path):
+    """A teaching set written from the source model's own vectors of other texts: the model
+    is taught by default (same weights), on those texts, and kept under its own fingerprint."""
+    from topics.embedding.teach import write_teaching_set
+
+    distilled = tiny_embedder(tiny_bert, tmp_path)
+    rng = np.random.default_rng(0)
+    texts = [" ".join(rng.choice(WORDS, 8)) for _ in range(60)]
+    teacher = f"{distilled._source_fingerprint}:mean"  # the tiny BERT's own weights, as a teacher
+    path = write_teaching_set(tmp_path / "mine.npz", texts, rng.normal(size=(60, 32)), teacher, dims=16)
+    own = StaticEmbedder(tiny_bert, pca_dims=8, teaching_set=path, cache_dir=tmp_path)
+    packaged = tiny_embedder(tiny_bert, tmp_path, teach=True)
+    assert own.teach and "taught on mine.npz" in own.name
+    assert len({own.fingerprint(), packaged.fingerprint(), distilled.fingerprint()}) == 3
+    own.encode(TEXTS)
+    record = json.loads((own.model_dir() / MANIFEST).read_text())
+    assert record["texts"] == 60 and record["teacher"] == teacher and record["target_dims"] == 16
+    with pytest.raises(ValueError, match="no teaching set"):
+        StaticEmbedder(tiny_bert, teaching_set=tmp_path / "absent.npz")
+
+
 def test_only_minilm_is_taught_unless_asked(tiny_bert):
     """The teaching set's targets are MiniLM's: a model distilled from other weights is not
     made to imitate MiniLM by default; the packaged MiniLM, or a local copy of it, is."""

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from topics.embedding.teach import teach_vectors, teaching_set
+from topics.embedding.teach import read_teaching_set, teach_vectors, teacher_of, write_teaching_set
 
 
 def bags(rng, n_texts: int, n_pieces: int, length: int = 12):
@@ -77,7 +77,26 @@ def test_the_packaged_teaching_set_is_minilm_on_the_bundled_full_lists():
     from topics.io.datasets import iclr_full
     from topics.pipeline import embedding_texts
 
-    texts, targets, teacher = teaching_set()
+    texts, targets, teacher = read_teaching_set()
     assert texts == embedding_texts(iclr_full())
     assert targets.shape == (len(texts), 256) and targets.dtype == np.float32 and np.isfinite(targets).all()
     assert teacher.startswith("minilm:53aa5117")
+
+
+def test_a_teaching_set_written_reads_back(tmp_path):
+    rng = np.random.default_rng(2)
+    texts = [f"paper {i} on optimal transport, ünïcode {'x' * i}" for i in range(30)]
+    vectors = rng.normal(size=(30, 12)).astype(np.float32)
+    path = write_teaching_set(tmp_path / "mine.teach", texts, vectors, "minilm:abc:fp32", dims=8)
+    assert path == tmp_path / "mine.teach" and path.exists()
+    back, targets, teacher = read_teaching_set(path)
+    assert back == texts and teacher == "minilm:abc:fp32" == teacher_of(path)
+    assert targets.shape == (30, 8)
+    # the targets are the vectors' principal components: their distances are kept up to float16
+    from scipy.spatial.distance import pdist
+
+    assert np.corrcoef(pdist(targets), pdist(vectors - vectors.mean(axis=0)))[0, 1] > 0.9
+    with pytest.raises(ValueError, match="at least 20"):
+        write_teaching_set(tmp_path / "small.npz", texts[:5], vectors[:5], "minilm:abc")
+    with pytest.raises(ValueError, match="fingerprint"):
+        write_teaching_set(tmp_path / "x.npz", texts, vectors, "minilm")

@@ -57,7 +57,7 @@ from pathlib import Path
 import numpy as np
 
 from topics.embedding.cache import default_cache_dir
-from topics.embedding.teach import teach_vectors, teacher_of, teaching_set, teaching_set_path
+from topics.embedding.teach import read_teaching_set, teach_vectors, teacher_of, teaching_set_path
 from topics.embedding.weights import EmbeddingError, resolve_model, sha256_file
 
 __all__ = ["StaticEmbedder", "static_model_dir"]
@@ -101,10 +101,10 @@ def _count_matrix(ids: list[list[int]], vocabulary: int):
     return counts
 
 
-@functools.lru_cache(maxsize=1)
-def _teaching_digest() -> str:
-    """The first 12 hex digits of the packaged teaching set's sha256 (part of a taught model's fingerprint)."""
-    return sha256_file(teaching_set_path())[:12]
+@functools.lru_cache(maxsize=4)
+def _teaching_digest(path: Path) -> str:
+    """The first 12 hex digits of a teaching set's sha256 (part of a taught model's fingerprint)."""
+    return sha256_file(path)[:12]
 
 
 def static_model_dir(fingerprint: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -139,6 +139,10 @@ class StaticEmbedder:
         teaches when the source is the model the teaching set's vectors come from (the
         packaged MiniLM), so a static model distilled from another sentence transformer
         is not made to imitate MiniLM unless ``teach=True`` asks for it.
+    teaching_set
+        A teaching set written by :func:`topics.embedding.teach.write_teaching_set` (MiniLM's
+        vectors of a sample of your own corpus, say); default the packaged one. Its
+        checksum is part of :meth:`fingerprint`. Dask workers read it from the same path.
     cache_dir
         Where distilled and taught models are kept (under ``static/``); default
         :func:`topics.embedding.cache.default_cache_dir`.
@@ -157,6 +161,7 @@ class StaticEmbedder:
         pca_dims: int = 256,
         sif_coefficient: float = 1e-4,
         teach: bool | None = None,
+        teaching_set: str | os.PathLike[str] | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
     ):
         if isinstance(pca_dims, bool) or not isinstance(pca_dims, (int, np.integer)) or pca_dims < 2:
@@ -169,10 +174,14 @@ class StaticEmbedder:
         self.cache_dir = cache_dir
         self._source, self._source_fingerprint = resolve_model(model)
         # "<kind>:<weights' sha256>:...": the same weights, packaged or in a local folder
-        same_weights = teacher_of().split(":")[1] == self._source_fingerprint.split(":", 1)[1]
+        self.teaching_set = Path(teaching_set).expanduser().resolve() if teaching_set is not None else teaching_set_path()
+        if not self.teaching_set.is_file():
+            raise ValueError(f"no teaching set at {self.teaching_set}")
+        same_weights = teacher_of(self.teaching_set).split(":")[1] == self._source_fingerprint.split(":", 1)[1]
         self.teach = same_weights if teach is None else bool(teach)
         source_name = Path(str(model)).name if model else "all-MiniLM-L6-v2"
-        taught = ", taught on the bundled ICLR abstracts" if self.teach else ""
+        on = "the bundled ICLR abstracts" if teaching_set is None else self.teaching_set.name
+        taught = f", taught on {on}" if self.teach else ""
         self.name = f"static ({source_name} distilled by model2vec{taught}, {self.pca_dims} dims)"
         self._reset()
 
@@ -203,7 +212,7 @@ class StaticEmbedder:
             f"static:{self._source_fingerprint}:model2vec-{_model2vec_version()}"
             f":pca{self.pca_dims}:sif{self.sif_coefficient!r}:mean:whole-text"
         )
-        return f"{distilled}:taught-{_teaching_digest()}" if self.teach else distilled
+        return f"{distilled}:taught-{_teaching_digest(self.teaching_set)}" if self.teach else distilled
 
     def model_dir(self) -> Path:
         """The folder of this embedder's distilled model (:func:`static_model_dir`)."""
@@ -272,7 +281,7 @@ class StaticEmbedder:
         distilled = StaticEmbedder(self.model, pca_dims=self.pca_dims, sif_coefficient=self.sif_coefficient,
                                    teach=False, cache_dir=self.cache_dir)
         vectors = distilled._load()
-        texts, targets, teacher = teaching_set()
+        texts, targets, teacher = read_teaching_set(self.teaching_set)
         logger.info("teaching the static model to imitate %s on %d abstracts (once; about a CPU minute)", teacher, len(texts))
         start = time.perf_counter()
         table, record = teach_vectors(vectors, distilled.token_counts(texts), targets, random_state=0)

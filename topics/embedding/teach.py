@@ -25,11 +25,12 @@ from __future__ import annotations
 import functools
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["TEACHING_SET", "teach_vectors", "teacher_of", "teaching_set", "teaching_set_path"]
+__all__ = ["TEACHING_SET", "read_teaching_set", "teach_vectors", "teacher_of", "teaching_set_path", "write_teaching_set"]
 
 logger = logging.getLogger(__name__)
 
@@ -187,7 +188,44 @@ def teacher_of(path: str | os.PathLike[str] | None = None) -> str:
         return str(stored["teacher"])
 
 
-def teaching_set(path: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray, str]:
+def write_teaching_set(
+    path: str | os.PathLike[str], texts: Sequence[str], vectors: np.ndarray, teacher: str, *, dims: int = 256
+) -> Path:
+    """Write a teaching set: ``texts``, the teacher's ``vectors`` of them reduced to their
+    ``dims`` principal components (float16; tokenlearn reduces its targets the same way)
+    and the teacher's fingerprint (``Embedder.fingerprint()``, "<kind>:<weights' sha256>:...").
+
+    :class:`topics.embedding.static.StaticEmbedder` (``teaching_set=path``) teaches on it;
+    the packaged set is the bundled full lists with the packaged MiniLM's vectors
+    (``benchmarks/static_teaching_set.py``). Returns the path written.
+    """
+    from sklearn.decomposition import PCA
+
+    texts = [str(t) for t in texts]
+    vectors = np.asarray(vectors, dtype=np.float32)
+    if vectors.ndim != 2 or len(vectors) != len(texts):
+        raise ValueError(f"{len(texts)} texts and vectors of shape {vectors.shape}")
+    if len(texts) < 20:
+        raise ValueError(f"a teaching set needs at least 20 texts, got {len(texts)}")
+    if len(str(teacher).split(":")) < 2:
+        raise ValueError(f"teacher must be an embedder fingerprint such as 'minilm:<sha256>:...', got {teacher!r}")
+    pca = PCA(n_components=min(dims, vectors.shape[1], len(texts) - 1), random_state=0).fit(vectors)
+    encoded = [t.encode("utf-8") for t in texts]
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:  # exactly this path: np.savez_compressed would add ".npz" to another name
+        np.savez_compressed(
+            fh,
+            text_bytes=np.frombuffer(b"".join(encoded), dtype=np.uint8),
+            text_ends=np.cumsum([len(e) for e in encoded]).astype(np.int64),
+            targets=pca.transform(vectors).astype(np.float16),
+            teacher=np.array(str(teacher)),
+            explained_variance=np.array(float(pca.explained_variance_ratio_.sum())),
+        )
+    return path
+
+
+def read_teaching_set(path: str | os.PathLike[str] | None = None) -> tuple[list[str], np.ndarray, str]:
     """The teaching texts, their teacher's vectors (float32) and the teacher's fingerprint."""
     path = teaching_set_path() if path is None else Path(path)
     with np.load(path, allow_pickle=False) as stored:
