@@ -173,10 +173,10 @@ class StaticEmbedder:
         self.sif_coefficient = float(sif_coefficient)
         self.cache_dir = cache_dir
         self._source, self._source_fingerprint = resolve_model(model)
-        # "<kind>:<weights' sha256>:...": the same weights, packaged or in a local folder
         self.teaching_set = Path(teaching_set).expanduser().resolve() if teaching_set is not None else teaching_set_path()
         if not self.teaching_set.is_file():
             raise ValueError(f"no teaching set at {self.teaching_set}")
+        # fingerprints read "<kind>:<weights' sha256>:...": the same weights, packaged or in a local folder
         same_weights = teacher_of(self.teaching_set).split(":")[1] == self._source_fingerprint.split(":", 1)[1]
         self.teach = same_weights if teach is None else bool(teach)
         source_name = Path(str(model)).name if model else "all-MiniLM-L6-v2"
@@ -274,7 +274,7 @@ class StaticEmbedder:
         logger.info("distilled the static model in %.0f s", seconds)
 
     def _teach(self, folder: Path) -> None:
-        """Teach the distilled model on the packaged teaching set (:mod:`topics.embedding.teach`)
+        """Teach the distilled model on ``self.teaching_set`` (:mod:`topics.embedding.teach`)
         and write the taught model to ``folder`` atomically."""
         from safetensors.numpy import save_file
 
