@@ -205,6 +205,13 @@ def test_a_teaching_set_of_ones_own_teaches_a_model_of_its_own(tiny_bert, tmp_pa
     assert record["texts"] == 60 and record["teacher"] == teacher and record["target_dims"] == 16
     with pytest.raises(ValueError, match="no teaching set"):
         StaticEmbedder(tiny_bert, teaching_set=tmp_path / "absent.npz")
+    # the set written again at the same path, from other vectors: a new fingerprint in this process too
+    import os
+
+    before = own.fingerprint()
+    write_teaching_set(path, texts, rng.normal(size=(60, 32)), teacher, dims=16)
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))  # a coarse clock may not tick
+    assert StaticEmbedder(tiny_bert, pca_dims=8, teaching_set=path, cache_dir=tmp_path).fingerprint() != before
 
 
 def test_only_minilm_is_taught_unless_asked(tiny_bert):

@@ -101,9 +101,15 @@ def _count_matrix(ids: list[list[int]], vocabulary: int):
     return counts
 
 
-@functools.lru_cache(maxsize=4)
 def _teaching_digest(path: Path) -> str:
-    """The first 12 hex digits of a teaching set's sha256 (part of a taught model's fingerprint)."""
+    """The first 12 hex digits of a teaching set's sha256 (part of a taught model's fingerprint);
+    hashed again when the file changes (its size or modification time)."""
+    stat = path.stat()
+    return _digest_of(path, stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _digest_of(path: Path, size: int, mtime_ns: int) -> str:
     return sha256_file(path)[:12]
 
 

@@ -180,10 +180,16 @@ def teaching_set_path() -> Path:
     return Path(str(resources.files("topics") / "data" / "teaching" / TEACHING_SET))
 
 
-@functools.lru_cache(maxsize=4)
 def teacher_of(path: str | os.PathLike[str] | None = None) -> str:
-    """The fingerprint of the model whose vectors the teaching set holds (its texts are not read)."""
+    """The fingerprint of the model whose vectors the teaching set holds (its texts are not
+    read; read again when the file changes)."""
     path = teaching_set_path() if path is None else Path(path)
+    stat = path.stat()
+    return _teacher(path, stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _teacher(path: Path, size: int, mtime_ns: int) -> str:
     with np.load(path, allow_pickle=False) as stored:
         return str(stored["teacher"])
 
