@@ -14,10 +14,13 @@ different seeds (1.0 for a deterministic method).
 
 Methods:
 
-* ``consensus``: ``TopicModel``'s consensus of 20 UMAP + HDBSCAN runs (the default up to 0.2);
-* ``ward``: ``TopicModel(method="ward")``: Ward's hierarchy split down to the size rule's
-  smallest topic at the partition of highest silhouette
-  (:func:`topics.clustering.hierarchy.ward_topics`);
+* ``consensus``: ``TopicModel``'s consensus of 20 UMAP + HDBSCAN runs (the default for
+  every corpus size up to session 14);
+* ``default``: ``TopicModel()``, which under 200 papers is Ward's hierarchy split down to
+  ``ward_min_size`` at the partition of highest silhouette with no topic over half the
+  papers (:func:`topics.clustering.hierarchy.ward_topics`);
+* ``ward-plain``: the same hierarchy and the size rule's smallest topic, without the
+  "no topic over half" condition (``method="ward"`` before session 14);
 * ``agglomerative-<linkage>``: scikit-learn's agglomerative clustering of the unit
   embeddings, cut where the silhouette (cosine) is highest between 2 and n/3 clusters;
 * ``agglomerative-oracle``: average linkage told the check set's number of groups (a
@@ -101,12 +104,14 @@ def leiden_knn(x: np.ndarray, random_state: int) -> np.ndarray:
 def methods(corpus, x, truth, seeds):
     from sklearn.cluster import AgglomerativeClustering
 
-    from topics.clustering.model import TopicModel
+    from topics.clustering.hierarchy import ward_topics
+    from topics.clustering.model import TopicModel, size_rule
 
     x = x / np.linalg.norm(x, axis=1, keepdims=True)
     out = {}
     out["consensus"] = [TopicModel(method="consensus", random_state=s).fit(corpus, x).labels_ for s in seeds]
-    out["ward"] = [TopicModel(method="ward", random_state=s).fit(corpus, x).labels_ for s in seeds[:2]]
+    out["default"] = [TopicModel(random_state=s).fit(corpus, x).labels_ for s in seeds[:2]]
+    out["ward-plain"] = [ward_topics(x, min_cluster_size=size_rule(len(x))["min_cluster_size"])]
     for linkage in ("average", "complete", "ward"):
         out[f"agglomerative-{linkage}"] = [agglomerative_silhouette(x, linkage)]
     k = len(set(truth))
