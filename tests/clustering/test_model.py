@@ -198,3 +198,13 @@ def test_ward_topics_do_not_depend_on_the_seed(theme_corpus, theme_embeddings):
     np.testing.assert_array_equal(a.labels_, b.labels_)
     assert a.params_["method"] == "ward" and a.outlier_share_ == 0.0
     assert set(a.topic_name_coverage_) == set(a.topic_names_)
+
+
+def test_a_hierarchy_with_no_cut_falls_back_to_the_consensus(theme_corpus):
+    """One paper unlike all the others and the rest alike: Ward's first split leaves a branch
+    of one paper, so no partition has topics of the smallest size; the consensus runs instead."""
+    rng = np.random.default_rng(0)
+    embeddings = np.ones((len(theme_corpus), 16)) + 0.01 * rng.normal(size=(len(theme_corpus), 16))
+    embeddings[0] = -1.0
+    fit = TopicModel(random_state=0, n_runs=3, n_jobs=1).fit(theme_corpus, embeddings)
+    assert fit.params_["method"] == "consensus" and len(set(fit.labels_) - {-1}) >= 2

@@ -77,7 +77,7 @@ def test_injected_markup_shows_as_text_and_never_runs(browser, sample_corpus, tm
     corpus = sample_corpus.copy()
     # every abstract opens with a payload, so every topic card and hover label carries one
     corpus["abstract"] = [payloads[i % 3] + " " + a for i, a in enumerate(corpus["abstract"])]
-    corpus.loc[:2, "title"] = payloads
+    corpus["title"] = [payloads[i % 3] + " " + t for i, t in enumerate(corpus["title"])]
     analysis = topics.analyze(corpus, embedder="lsa", cache=False)
     path = topics.write_report(analysis, tmp_path / "xss.html")
     page, events = open_report(browser, path)

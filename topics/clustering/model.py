@@ -311,7 +311,11 @@ class TopicModel(BaseEstimator):
         if params["method"] == "ward":  # the runs still give each paper its confidence
             clusterer.fit(embeddings[fitted])
             ward = ward_topics(embeddings[fitted], min_cluster_size=params["min_cluster_size"], max_share=LARGEST_TOPIC)
-            topics_by = FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
+            if ward.max() > 0:
+                topics_by = FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
+            else:  # the root's split leaves a branch under the smallest topic: no cut to make
+                logger.info("Ward's hierarchy has no split into topics of %d papers; using the consensus", params["min_cluster_size"])
+                params["method"] = "consensus"
         bertopic, topics, core = fit_bertopic(
             fit_texts, embeddings[fitted], topics_by, acronyms=acronyms,
             reduce_outliers=self.reduce_outliers, top_n_words=max(self.top_n_terms, 30),
