@@ -6,8 +6,8 @@ consensus of twenty runs is stable but groups papers worse than a plain hierarch
 and NMI against official areas on samples of AAAI 2021). :func:`ward_topics` builds
 Ward's agglomerative hierarchy of the unit-length embeddings (Ward 1963; scipy's
 ``linkage``) and walks it from the root, splitting a group into its two branches while
-both hold at least ``min_cluster_size`` papers -- the size rule's smallest topic
-(:func:`topics.clustering.model.size_rule`) -- and keeps the partition along the way with
+both hold at least ``min_cluster_size`` papers -- the smallest topic the reader wants
+(:func:`topics.clustering.model.ward_min_size`) -- and keeps the partition along the way with
 the highest silhouette: the cut is set by the data and the smallest topic the reader
 wants, not by a number of topics. It is deterministic: the same embeddings give the same
 topics, whatever the seed. :func:`ward_areas` takes the areas from the same walk, at a

@@ -308,10 +308,10 @@ class TopicModel(BaseEstimator):
             random_state=params["random_state"],
         )
         topics_by = clusterer
-        if params["method"] == "ward":  # the runs still give each paper its confidence
-            clusterer.fit(embeddings[fitted])
+        if params["method"] == "ward":
             ward = ward_topics(embeddings[fitted], min_cluster_size=params["min_cluster_size"], max_share=LARGEST_TOPIC)
             if ward.max() > 0:
+                clusterer.fit(embeddings[fitted])  # the runs still give each paper its confidence
                 topics_by = FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
             else:  # the root's split leaves a branch under the smallest topic: no cut to make
                 logger.info("Ward's hierarchy has no split into topics of %d papers; using the consensus", params["min_cluster_size"])
