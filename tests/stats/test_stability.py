@@ -37,9 +37,28 @@ def trending():
         rows = corpus.index[corpus["theme"] == theme]
         corpus.loc[rows, "year"] = [year] * 18 + [2024 + 2025 - year] * 2
     embeddings = embed_texts(corpus["abstract"].tolist(), "lsa", cache=False)
-    model = TopicModel(random_state=0).fit(corpus, embeddings)
+    model = TopicModel(method="consensus", random_state=0).fit(corpus, embeddings)
     comparison = compare_years(document_table(model, corpus), 2024, 2025)
     return corpus, embeddings, model, comparison
+
+
+def test_ward_topics_are_not_refitted_for_each_seed(trending, monkeypatch):
+    """Ward's topics do not depend on the seed: the table is what refits would give, without them."""
+    from sklearn.base import clone
+
+    corpus, embeddings, _, _ = trending
+    model = TopicModel(method="ward", random_state=0).fit(corpus, embeddings)
+    comparison = compare_years(document_table(model, corpus), 2024, 2025)
+    refits = [clone(model).set_params(random_state=s).fit(corpus, embeddings) for s in (1, 2)]
+    expected = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2), refits=refits)
+
+    def no_fit(self, *args, **kwargs):
+        raise AssertionError("refitted")
+
+    monkeypatch.setattr(TopicModel, "fit", no_fit)
+    table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    pd.testing.assert_frame_equal(table, expected)
+    assert table.attrs == expected.attrs and table["stable"].all()
 
 
 def test_clear_themes_and_their_changes_hold_in_every_seed(trending):

@@ -95,6 +95,8 @@ def seed_stability(
         shares at least this Jaccard index of papers with it.
     refits
         Models already fitted with ``seeds`` (in that order), to reuse instead of refitting.
+        A model whose topics are Ward's hierarchy (``params_["method"] == "ward"``) is not
+        refitted: its topics do not depend on the seed, so each refit would repeat them.
 
     Returns
     -------
@@ -103,12 +105,16 @@ def seed_stability(
     """
     if not len(seeds):
         raise ValueError("give at least one seed to compare with")
-    if refits is None:
-        refits = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings) for seed in seeds]
-    elif len(refits) != len(seeds):
+    if refits is not None and len(refits) != len(seeds):
         raise ValueError(f"{len(refits)} refits for {len(seeds)} seeds")
+    if refits is not None:
+        others = [r.labels_ for r in refits]
+    elif getattr(model, "params_", {}).get("method") == "ward":  # no seed moves Ward's topics: a refit repeats them
+        others = [model.labels_] * len(seeds)
+    else:
+        others = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings).labels_ for seed in seeds]
     return labeling_stability(
-        corpus, model.labels_, comparison, [r.labels_ for r in refits], seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
+        corpus, model.labels_, comparison, others, seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
     )
 
 
