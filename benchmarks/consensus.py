@@ -1,7 +1,8 @@
 """What each step of the consensus buys: agreement between independent consensus fits.
 
     python benchmarks/consensus.py            # 120 UMAP runs on the full lists, then the comparison (~5 min on 2 cores)
-    python benchmarks/consensus.py --table    # only rewrite the table in benchmarks/README.md
+    python benchmarks/consensus.py --epochs   # runs per fit against epochs per run (~15 min on 2 cores)
+    python benchmarks/consensus.py --table    # only rewrite the tables in benchmarks/README.md
 
 A bank of 120 UMAP runs (seeds 0-119, the package's own run function: the exact
 neighbour graph, 200 epochs, each layout read by HDBSCAN at four granularities) is
@@ -13,6 +14,12 @@ smallest adjusted Rand index over all pairs of fits, the share of a fit's topics
 again (Jaccard >= 0.5) in both of two further fits, and the share of its clear
 2024-vs-2025 changes that hold in both, averaged over every choice of reference and
 pair. Results go to ``benchmarks/results/consensus-full.json``.
+
+``--epochs`` asks how to spend a fixed budget of UMAP work: ten consensus fits (today's
+four readings, squared, best of ten Leiden starts, random states 0-9) for each of 20
+runs of 200 epochs (the default until session 15), 40 of 200, 40 of 100 (the default
+since) and 60 of 70, each fit from its own seeds (``run_seeds``), timed per fit in this
+process with the runs over every core. Results: ``benchmarks/results/consensus-epochs.json``.
 """
 
 from __future__ import annotations
@@ -27,7 +34,12 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "consensus-full.json"
+EPOCH_RESULTS = HERE / "results" / "consensus-epochs.json"
 START, END = "<!-- consensus table: benchmarks/consensus.py --table -->", "<!-- end of consensus table -->"
+EPOCH_START, EPOCH_END = "<!-- epochs table: benchmarks/consensus.py --table -->", "<!-- end of epochs table -->"
+#: (runs per fit, epochs per run) for --epochs
+BUDGETS = [(20, 200), (40, 200), (40, 100), (60, 70)]
+N_FITS = 10
 N_BANK = 120
 #: (label, runs per fit, readings used per run, co-association power, Leiden starts)
 VARIANTS = [
@@ -130,6 +142,54 @@ def run(bank_file: Path | None = None) -> dict:
     return out
 
 
+def epoch_run() -> dict:
+    """Ten consensus fits per (runs, epochs) of :data:`BUDGETS`, as ``TopicModel`` fits them."""
+    from topics.clustering.consensus import ConsensusClusterer
+    from topics.clustering.model import size_rule
+    from topics.embedding.backends import get_embedder
+    from topics.embedding.embed import embed_texts
+    from topics.io.datasets import iclr_full
+    from topics.pipeline import embedding_texts
+    from run import commit  # benchmarks/run.py
+
+    corpus = iclr_full()
+    embedder = get_embedder("minilm")
+    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=True)
+    rule = size_rule(len(corpus))
+    out = {"n_documents": len(corpus), "embedding": embedder.name, "commit": commit(), "budgets": []}
+    for n_runs, epochs in BUDGETS:
+        fits, seconds = [], []
+        for state in range(N_FITS):
+            clusterer = ConsensusClusterer(
+                n_runs=n_runs, n_epochs=epochs, n_neighbors=rule["n_neighbors"], min_cluster_size=rule["min_cluster_size"],
+                min_samples=rule["min_samples"], n_jobs=-1, random_state=state,
+            )
+            start = time.perf_counter()
+            fits.append(clusterer.fit(embeddings).labels_)
+            seconds.append(time.perf_counter() - start)
+        row = {"runs": n_runs, "epochs": epochs, "fit_s": float(np.median(seconds)), **agreement(corpus, fits)}
+        print(json.dumps(row), flush=True)
+        out["budgets"].append(row)
+    return out
+
+
+def epoch_table() -> str:
+    data = json.loads(EPOCH_RESULTS.read_text())
+    lines = [
+        f"Full lists ({data['n_documents']:,} papers), {data['embedding']}, commit {data['commit']}: {N_FITS} consensus "
+        "fits per row, each from its own seeds (median fit time in one process, runs over both cores):",
+        "",
+        "| runs x epochs | fit (s) | topics | outliers | mean ARI | min ARI | topics back in both refits | clear changes held |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for v in data["budgets"]:
+        lines.append(
+            f"| {v['runs']} x {v['epochs']} | {v['fit_s']:.1f} | {min(v['topics'])}-{max(v['topics'])} | {v['outlier_share']:.1%} "
+            f"| {v['mean_ari']:.3f} | {v['min_ari']:.3f} | {v['topics_recovered']:.1%} | {v['changes_held']:.1%} |"
+        )
+    return "\n".join(lines)
+
+
 def table() -> str:
     data = json.loads(RESULTS.read_text())
     lines = [
@@ -152,14 +212,20 @@ def write_table() -> None:
     from run import write_block  # benchmarks/run.py
 
     write_block(START, END, table(), missing_heading="")
+    if EPOCH_RESULTS.exists():
+        write_block(EPOCH_START, EPOCH_END, epoch_table(), missing_heading="")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
     parser.add_argument("--bank", type=Path, default=None, help="keep the bank of runs in this .npz (reused when it exists)")
+    parser.add_argument("--epochs", action="store_true", help="compare runs per fit against epochs per run instead")
     args = parser.parse_args()
-    if not args.table:
+    if args.epochs:
+        RESULTS.parent.mkdir(exist_ok=True)
+        EPOCH_RESULTS.write_text(json.dumps(epoch_run(), indent=2) + "\n")
+    elif not args.table:
         RESULTS.parent.mkdir(exist_ok=True)
         RESULTS.write_text(json.dumps(run(args.bank), indent=2) + "\n")
     write_table()

@@ -208,3 +208,19 @@ def test_a_hierarchy_with_no_cut_falls_back_to_the_consensus(theme_corpus):
     embeddings[0] = -1.0
     fit = TopicModel(random_state=0, n_runs=3, n_jobs=1).fit(theme_corpus, embeddings)
     assert fit.params_["method"] == "consensus" and len(set(fit.labels_) - {-1}) >= 2
+
+
+def test_the_epochs_reach_every_run():
+    from tests.conftest import make_theme_corpus
+
+    from topics.clustering.model import TopicModel
+    from topics.embedding.backends import HashingEmbedder
+
+    corpus = make_theme_corpus(n_per_theme=30)
+    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
+    kwargs = dict(n_runs=2, random_state=0, n_jobs=1, method="consensus")
+    short, long = (TopicModel(n_epochs=e, **kwargs).fit(corpus, embeddings) for e in (5, 200))
+    assert short.params_["n_epochs"] == 5 and long.params_["n_epochs"] == 200
+    # the same seeds and graph: only the epochs differ, and the layouts (so the runs) with them
+    assert short.seeds_ == long.seeds_
+    assert not np.array_equal(short.reduced_embeddings_, long.reduced_embeddings_)

@@ -8,7 +8,7 @@ from plotly.offline import get_plotlyjs
 import topics
 from topics.report import explorer
 from topics.report.explorer import unpack_text
-from topics.report.render import build_figures, render_report, write_report
+from topics.report.render import build_figures, render_report, seed_range, write_report
 from topics.stats.comparison import Trend, TwoGroups
 
 
@@ -214,3 +214,22 @@ def test_report_states_how_many_papers_a_sampled_map_shows(sample_analysis, monk
     assert f"the map shows {shown:,} of the 90 papers" in sampled
     assert f"{shown:,} of 90 papers" in sampled  # in the chart title too
     assert shown < 90 and len(sampled) < len(full)
+
+
+def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
+    from topics.clustering.model import TopicModel
+
+    model = TopicModel(method="consensus", n_runs=3, n_epochs=30, random_state=2)
+    consensus = topics.analyze(trend_corpus, embedder="lsa", model=model, random_state=2, cache=False)
+    html = render_report(consensus)
+    assert "Consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8," in html
+    # Ward's topics: the runs only give the confidence
+    assert trend_analysis.settings["method"] == "ward"
+    runs = trend_analysis.settings["n_runs"]
+    assert f"share of {runs} UMAP + HDBSCAN runs (seeds 0 to {runs - 1})" in render_report(trend_analysis)
+
+
+def test_seed_range():
+    assert seed_range(range(40, 80)) == "40 to 79"
+    assert seed_range([3, 5, 6]) == "3, 5, 6"
+    assert seed_range([0, 1]) == "0, 1"

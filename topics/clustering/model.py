@@ -128,10 +128,13 @@ class TopicModel(BaseEstimator):
         ``None`` derives each from the corpus size (:func:`size_rule`).
     n_components
         Dimensions UMAP reduces to before clustering.
-    n_runs
+    n_runs, n_epochs
         UMAP runs the consensus is built from (seeds :func:`topics.clustering.consensus.run_seeds`),
-        each of 200 epochs and read by HDBSCAN at four granularities
-        (:func:`topics.clustering.runs.readings`).
+        each of ``n_epochs`` epochs and read by HDBSCAN at four granularities
+        (:func:`topics.clustering.runs.readings`). Measured on the full ICLR lists (ten
+        fits each, disjoint seeds): 40 runs of 100 epochs cost what 20 of 200 did and
+        their fits agree at mean ARI 0.947 instead of 0.884
+        (:class:`topics.clustering.consensus.ConsensusClusterer`).
     resolution
         Leiden resolution of the consensus partition; larger gives more topics.
     outlier_share
@@ -239,7 +242,8 @@ class TopicModel(BaseEstimator):
         min_cluster_size: int | None = None,
         min_samples: int | None = None,
         n_components: int = 5,
-        n_runs: int = 20,
+        n_runs: int = 40,
+        n_epochs: int = 100,
         resolution: float = 1.0,
         outlier_share: float = 0.3,
         reduce_outliers: bool = False,
@@ -255,6 +259,7 @@ class TopicModel(BaseEstimator):
         self.min_samples = min_samples
         self.n_components = n_components
         self.n_runs = n_runs
+        self.n_epochs = n_epochs
         self.resolution = resolution
         self.outlier_share = outlier_share
         self.reduce_outliers = reduce_outliers
@@ -274,6 +279,7 @@ class TopicModel(BaseEstimator):
         params["n_components"] = min(self.n_components, n_docs - 2)
         params["random_state"] = resolve_seed(self.random_state)
         params["n_runs"] = int(self.n_runs)
+        params["n_epochs"] = int(self.n_epochs)
         params["resolution"] = float(self.resolution)
         params["method"] = resolve_method(self.method, n_clustered)
         if params["method"] == "ward" and self.min_cluster_size is None:
@@ -297,6 +303,7 @@ class TopicModel(BaseEstimator):
         acronyms = find_acronyms(fit_texts)
         clusterer = ConsensusClusterer(
             n_runs=params["n_runs"],
+            n_epochs=params["n_epochs"],
             n_neighbors=params["n_neighbors"],
             n_components=params["n_components"],
             min_cluster_size=params["min_cluster_size"],

@@ -26,7 +26,7 @@ from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
 from topics.report.sections import area_rows, new_topic_section, theme_section, topic_cards
 
-__all__ = ["build_figures", "render_report", "write_report"]
+__all__ = ["build_figures", "render_report", "seed_range", "write_report"]
 
 _PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transformers", "torch", "scikit-learn", "pandas", "plotly")
 
@@ -150,6 +150,15 @@ def _plotly_packed() -> str:
     return pack_text(get_plotlyjs())
 
 
+def seed_range(seeds) -> str:
+    """The runs' seeds as the methods section writes them: ``"0 to 39"`` for consecutive seeds
+    (:func:`topics.clustering.consensus.run_seeds` gives those), else every seed."""
+    seeds = [int(s) for s in seeds]
+    if len(seeds) > 2 and seeds == list(range(seeds[0], seeds[0] + len(seeds))):
+        return f"{seeds[0]} to {seeds[-1]}"
+    return ", ".join(map(str, seeds))
+
+
 def render_report(analysis: Analysis, *, title: str | None = None, caveats: tuple[str, ...] = (), dataset: str = "") -> str:
     """The complete report as one HTML string.
 
@@ -189,6 +198,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["seed_range"] = seed_range
     template = env.get_template("report.html.j2")
     return template.render(
         title=title or comparison.title(venue),
