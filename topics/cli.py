@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0, help="random seed of the scored fit (default 0)")
     ev.add_argument("--refits", type=int, default=2, metavar="N",
                     help="refits with seeds seed+1..seed+N for the seed agreement (default 2; 0 skips it)")
-    ev.add_argument("--runs", type=int, default=None, metavar="N", help="consensus UMAP runs per fit (default 20)")
+    ev.add_argument("--runs", type=int, default=None, metavar="N", help="consensus UMAP runs per fit (default 40)")
     ev.add_argument("--labels-column", default=None, metavar="COL",
                     help="a column of reference labels (categories) or of ';'-separated keywords to compare with")
     ev.add_argument("--baseline", action="store_true", help="also score plain BERTopic (its defaults) on the same embeddings")
