@@ -156,7 +156,9 @@ class TopicModel(BaseEstimator):
         clusters every document, at a cost growing as ``n^2``.
     n_jobs
         Processes the consensus runs are spread over (``-1``: every core); the topics
-        do not depend on it.
+        do not depend on it. Below :data:`SMALL_CORPUS` clustered papers the runs stay in
+        this process: on the 90 bundled abstracts, 40 runs take about 2 s, less than
+        starting two worker processes.
     method
         How topics are found: ``"auto"`` (default): Ward below :data:`SMALL_CORPUS`
         clustered papers, the consensus from there on (:func:`resolve_method`);
@@ -311,7 +313,8 @@ class TopicModel(BaseEstimator):
             resolution=params["resolution"],
             outlier_share=self.outlier_share,
             neighbors=None if graph is None else landmark_rows(graph, landmarks),
-            n_jobs=self.n_jobs,
+            # below SMALL_CORPUS papers the runs take less time than starting worker processes
+            n_jobs=1 if len(fitted) < SMALL_CORPUS else self.n_jobs,
             random_state=params["random_state"],
         )
         topics_by = clusterer
