@@ -38,9 +38,12 @@ corpus.groupby("year").size()
 # ## Embed and fit
 # `analyze` embeds the abstracts (read from the on-disk cache after the first run),
 # fits the `TopicModel` with parameters derived from the corpus size, and builds every
-# table. The model runs UMAP twenty times with different seeds (in parallel processes),
-# reads each layout with HDBSCAN at four granularities, and keeps the topics these
-# clusterings agree on (the consensus), so one unlucky seed cannot make a topic.
+# table. Under 200 papers, as here, the topics are Ward's hierarchy of the embeddings,
+# cut where the groups separate best (`TopicModel(method="auto")`: no seed moves them).
+# From 200 papers on, the model runs UMAP forty times with different seeds (in parallel
+# processes), reads each layout with HDBSCAN at four granularities, and keeps the topics
+# these clusterings agree on (the consensus), so one unlucky seed cannot make a topic.
+# Either way, a paper's confidence is the share of those runs that keep it with its topic.
 #
 # `make report` saves this very analysis in `reports/model`; where it is there (same
 # papers, backend and seed), the next cell loads it in about a second instead of fitting
@@ -59,14 +62,15 @@ if analysis is None:
 else:
     print(f"loaded the analysis saved in {SAVED}")
 model = analysis.model
-print(f"{len(model.topics) - (-1 in model.topics)} topics from {len(model.seeds_)} runs (seeds {model.seeds_}); "
+print(f"{len(model.topics) - (-1 in model.topics)} topics ({model.params_['method']}; {len(model.seeds_)} UMAP runs, seeds {model.seeds_[0]}-{model.seeds_[-1]}); "
       f"{100 * model.core_outlier_share_:.0f} % without a consensus topic, {100 * model.outlier_share_:.0f} % after neighbour votes")
 analysis.topics[["topic", "label", "area_label", "n_docs", "mean_confidence", "typical_titles"]]
 
 # %% [markdown]
 # ## Areas
 # **Question:** what are the broad areas? Topics whose papers read alike form an area
-# (Ward clustering of the topic centroids); each area lists its topics, so you can
+# (with Ward's topics an earlier, coarser cut of the same hierarchy; with the consensus,
+# Ward clustering of the topic centroids); each area lists its topics, so you can
 # drill down from "what grew" to "which part of it grew".
 
 # %%

@@ -138,9 +138,10 @@ tracking.top_papers.groupby("theme").head(4)
 
 # %% [markdown]
 # ## Do the topics and changes hold with another seed?
-# The topics are already a consensus of twenty UMAP runs, each read by HDBSCAN four times.
+# On the full lists the topics are already a consensus of forty UMAP runs, each read by HDBSCAN
+# four times (on the 90 bundled abstracts, Ward's hierarchy, which no seed moves).
 # To see how much they still depend on chance, `seed_stability` (`topics.stats.stability`) refits
-# the consensus with other random states (each draws twenty new run seeds and new Leiden
+# the consensus with other random states (each draws forty new run seeds and new Leiden
 # seeds) on the same embeddings, matches
 # each topic to the refitted topic sharing the most papers, and counts the refits in
 # which it came back (at least half its papers shared) with a change in the same
