@@ -40,8 +40,9 @@ squared, one Leiden start: 0.898 / 98.7 %; the same with the best of ten Leiden 
 passes) ten such 20-run fits agreed at only 0.884, and a topic that splits in some
 fits and not in others failed to come back (ARI between fits is lost to the runs, not
 to Leiden: the same runs with five Leiden seeds agree at 0.996). Forty runs of 100
-epochs each, at the cost of twenty of 200, give 0.947 over ten fits, and 98.6 % of a
-fit's topics back in two further fits (91.7 % before); sixty of 70 epochs, 0.931; eighty
+epochs each, at the cost of twenty of 200, give 0.929 over ten fits (0.947 over ten
+others), and 98.4 % of a fit's topics back in two further fits (91.7 % before); sixty of
+70 epochs, 0.937 (0.931) at 10 % more time; forty of 200, 0.953 at twice the time; eighty
 of 50 epochs lay the papers out too little (35 topics, 0.899). So the default is 40 runs
 of 100 epochs (``benchmarks/consensus.py --epochs``).
 
