@@ -304,8 +304,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {', '.join(PARTS)}")
     parser.add_argument("--table", action="store_true", help="only print the table from the results file")
+    parser.add_argument("--results", type=Path, default=RESULTS, help=f"results file (default {RESULTS.name}; parts merge into it)")
     args = parser.parse_args()
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = json.loads(args.results.read_text()) if args.results.exists() else {}
     if not args.table:
         parts = [p.strip() for p in args.parts.split(",") if p.strip()]
         unknown = sorted(set(parts) - set(PARTS))
@@ -316,8 +317,8 @@ def main() -> int:
             print(f"== {part}", flush=True)
             results[part] = {**results.get(part, {}), **globals()[part](), "commit": commit, "date": date.today().isoformat()}
             print(json.dumps(results[part], indent=2), flush=True)
-            RESULTS.parent.mkdir(exist_ok=True)
-            RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+            args.results.parent.mkdir(exist_ok=True)
+            args.results.write_text(json.dumps(results, indent=2) + "\n")
     print(table(results))
     return 0
 
