@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PIP) --upgrade pip
 	$(PIP) torch==2.13.0
 	$(PIP) -e '.[test,jupyter,bench]'
-	$(BIN)/python -m topics.clustering.kernels
+	$(BIN)/python -m topics.clustering.precompile
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -13,7 +13,7 @@ start-up and peak RSS (``os.wait4`` of that child) belongs to that run alone:
 * ``report_warm``  -- the same command again: the analysis kept in the cache is reused
   (embeddings, compiled kernels and fit);
 * ``setup_kernels`` and ``report_first`` -- what ``make setup`` compiles at installation
-  (``python -m topics.clustering.kernels``, into a new ``NUMBA_CACHE_DIR``), then the
+  (``python -m topics.clustering.precompile``, into a new ``NUMBA_CACHE_DIR``), then the
   report command with that numba cache and an empty embedding cache: the first
   ``topics report`` after installing, as on a fresh machine after ``make setup``;
 * ``baseline``     -- plain BERTopic as its docs suggest,
@@ -205,7 +205,7 @@ def run(dataset: str, limit: int | None) -> Path:
     results["report_warm"] = child(REPORT.format(cache=work / "cache", **fmt), cold)
     installed = {"NUMBA_CACHE_DIR": str(work / "numba-installed")}
     print("kernels compiled at installation, then the first report ...", flush=True)
-    results["setup_kernels"] = child("from topics.clustering.kernels import compile_kernels; compile_kernels()", installed)
+    results["setup_kernels"] = child("from topics.clustering.precompile import compile_kernels; compile_kernels()", installed)
     results["report_first"] = child(REPORT.format(cache=work / "cache-first", **{**fmt, "out": work / "out-first"}), installed)
     print("plain BERTopic baseline, cold ...", flush=True)
     results["baseline"] = child(BASELINE.format(**fmt), {"NUMBA_CACHE_DIR": str(work / "numba-baseline")})

@@ -11,8 +11,8 @@ writable. A kernel that numba cannot cache is compiled as before.
 
 Set ``TOPICS_NUMBA_CACHE=0`` to leave umap exactly as installed.
 
-``python -m topics.clustering.kernels`` (:func:`compile_kernels`; ``make setup`` runs it)
-compiles the kernels a fit uses once, at installation, so that the first ``topics
+``python -m topics.clustering.precompile`` (``make setup`` runs it) compiles the kernels a
+fit uses once, at installation, so that the first ``topics
 report`` does not: on a 2-core AVX-512 machine, 29 s once, after which ``make report``
 on the bundled files takes 18 s with nothing else cached instead of 40 s.
 """
@@ -24,7 +24,7 @@ import importlib
 import logging
 import os
 
-__all__ = ["cache_umap_kernels", "compile_kernels"]
+__all__ = ["cache_umap_kernels"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,26 +77,3 @@ def cache_umap_kernels() -> int:
     _enabled = count
     return count
 
-
-def compile_kernels() -> float:
-    """Compile, and keep in numba's on-disk cache, the kernels of a fit: UMAP's (a seeded
-    layout on a given neighbour graph, and the 2-D map), HDBSCAN's, and those pynndescent
-    compiles as it is imported. Returns the seconds it took."""
-    import time
-
-    import numpy as np
-
-    start = time.perf_counter()
-    import bertopic  # noqa: F401  (imports umap and pynndescent, whose cached kernels compile here)
-
-    from topics.clustering.consensus import ConsensusClusterer
-    from topics.clustering.layout import map_coordinates
-
-    points = np.random.default_rng(0).normal(size=(300, 16)).astype(np.float32)
-    ConsensusClusterer(n_runs=1, n_jobs=1, min_cluster_size=10, random_state=0).fit(points)
-    map_coordinates(points)
-    return time.perf_counter() - start
-
-
-if __name__ == "__main__":
-    print(f"topics: numba kernels compiled and cached in {compile_kernels():.0f} s")
