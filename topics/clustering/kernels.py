@@ -12,9 +12,7 @@ writable. A kernel that numba cannot cache is compiled as before.
 Set ``TOPICS_NUMBA_CACHE=0`` to leave umap exactly as installed.
 
 ``python -m topics.clustering.precompile`` (``make setup`` runs it) compiles the kernels a
-fit uses once, at installation, so that the first ``topics
-report`` does not: on a 2-core AVX-512 machine, 29 s once, after which ``make report``
-on the bundled files takes 18 s with nothing else cached instead of 40 s.
+fit uses once, at installation, so that the first ``topics report`` does not.
 """
 
 from __future__ import annotations
@@ -76,4 +74,3 @@ def cache_umap_kernels() -> int:
     logger.debug("numba on-disk cache enabled for %d UMAP kernels", count)
     _enabled = count
     return count
-
