@@ -559,3 +559,17 @@ def test_update_refuses_a_bad_model_folder_in_one_line(tmp_path, capsys, setup, 
     err = capsys.readouterr().err
     assert message in err and err.startswith("topics: error:") and err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_new_papers_are_embedded_at_the_precision_of_the_saved_analysis(monkeypatch, tmp_path):
+    """A small corpus is embedded in fp32 even where the CPU has bfloat16; `topics assign`
+    and `topics update` then embed its new papers in fp32 too, whatever their number."""
+    import topics.store
+    from topics.cli import _saved_embedder
+    from topics.embedding import backends
+
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)
+    for saved, expected in (("fp32", "fp32"), ("bf16", "bf16")):
+        about = {"backend": "minilm", "fingerprint": f"{'0' * 24}:{saved}:windows:shapes16x4"}
+        monkeypatch.setattr(topics.store, "read_manifest", lambda path, about=about: {"about": about})
+        assert _saved_embedder(tmp_path)[1].precision == expected

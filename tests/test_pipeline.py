@@ -219,3 +219,20 @@ def test_a_corpus_of_one_year_is_described_without_a_comparison(theme_corpus, tm
     assert "<title>TEST 2024: topics</title>" in html
     with pytest.raises(ValueError, match="need at least two years to compare"):  # chosen years still need two
         analyze(theme_corpus, embedder=_NeverEmbeds(), model=_NeverEmbeds(), years=[2024])
+
+
+def test_a_small_corpus_is_embedded_in_exact_fp32_on_any_cpu(sample_corpus, monkeypatch):
+    """With native bfloat16 the default backend runs bf16, but not on a corpus under
+    EXACT_BELOW papers: the same 90 abstracts then give the same topics on every CPU."""
+    from topics.embedding import backends
+
+    seen = []
+
+    def encode(self, texts, *, show_progress=False):
+        seen.append(self.precision)
+        return np.random.default_rng(len(texts)).normal(size=(len(texts), 16)).astype(np.float32)
+
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)
+    monkeypatch.setattr(backends.SentenceTransformerEmbedder, "encode", encode)
+    analysis = analyze(sample_corpus, embedder="minilm", cache=False, random_state=0)
+    assert seen == ["fp32"] and "(fp32" in analysis.settings["embedding"]

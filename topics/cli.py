@@ -180,7 +180,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     corpus, _, described = _load(args)
     if args.labels_column is not None and args.labels_column not in corpus:
         raise ValueError(f"no column {args.labels_column!r} in {described}; columns are {', '.join(map(str, corpus.columns))}")
-    embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
+    embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
     cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
     embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
     seeds = list(range(args.seed + 1, args.seed + 1 + args.refits))
@@ -282,7 +282,9 @@ def _saved_embedder(model_dir: Path):
     if backend == "lsa":
         raise ValueError(f"{model_dir}: fitted with the lsa backend, whose vectors are fitted to each corpus, so new "
                          "papers cannot be placed in its space; fit with minilm (or hashing) to add papers later")
-    embedder = get_embedder(backend, model=about["model"]) if about.get("model") else get_embedder(backend)
+    embedder = get_embedder(backend, model=about.get("model"))
+    if backend == "minilm" and ":fp32" in str(about.get("fingerprint", "")):  # a small corpus is embedded exactly
+        embedder = get_embedder("minilm-fp32", model=about.get("model"))
     if about.get("fingerprint") and embedder.fingerprint() != about["fingerprint"]:
         logging.getLogger(__name__).warning("the saved analysis was embedded as %s, these papers are embedded as %s",
                                             about["fingerprint"], embedder.fingerprint())
@@ -399,7 +401,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     else:
         corpus, caveats, described = _load(args)
         groups = _groups(corpus, args.by, args.groups)
-        embedder = get_embedder(args.backend, model=args.model) if args.model else get_embedder(args.backend)
+        embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
         cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
         scheduler = args.dask_scheduler or _scheduler_from_env()
         model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)

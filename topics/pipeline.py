@@ -182,7 +182,7 @@ def analyze(
         connected to once for the whole analysis; a ``Client`` given is left open.
     """
     timings: dict[str, float] = {}
-    backend = get_embedder(embedder) if embeddings is None else None
+    backend = get_embedder(embedder, n_texts=len(corpus)) if embeddings is None else None
     # Fail on bad years, groups and themes before the expensive steps.
     years, groups = _check_grouping(corpus, by, years, groups)
     if len(stability_seeds) and not (by == "year" and len(groups) == 2):

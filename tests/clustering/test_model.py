@@ -113,10 +113,11 @@ def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
     bundled files: each comes out as a topic name (or one part of a compound name), and
     that topic holds the papers about it; every name covers at least a quarter of its
     topic's papers, and the median name at least half.
-    (fp32 is asked for explicitly: bf16 vectors differ between CPUs with native bfloat16 and
-    those that emulate it, enough to move Ward's cut on 90 papers; with native bf16 the
-    self-supervised group comes out as "contrastive learning", 6 of its 8 papers using the
-    name, "self-supervised learning" 4 of them.)"""
+    (fp32, as the default backend embeds a corpus this small on every CPU: bf16 vectors
+    differ between CPUs with native bfloat16 and those that emulate it, enough to move
+    Ward's cut on 90 papers; with native bf16 the self-supervised group came out as
+    "contrastive learning", 6 of its 8 papers using the name, "self-supervised learning"
+    4 of them.)"""
     import re
 
     import topics

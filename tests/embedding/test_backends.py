@@ -66,6 +66,18 @@ def test_auto_precision_follows_the_cpu(monkeypatch):
         SentenceTransformerEmbedder(precision="fp16")
 
 
+def test_a_small_corpus_is_embedded_exactly_even_with_native_bf16(monkeypatch):
+    from topics.embedding.embed import check_inputs
+
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)
+    assert get_embedder("minilm", n_texts=backends.EXACT_BELOW - 1).precision == "fp32"
+    assert get_embedder("minilm", n_texts=backends.EXACT_BELOW).precision == "bf16"
+    assert get_embedder("minilm").precision == "bf16"  # size unknown: the CPU decides
+    # embedding texts by backend name counts them
+    assert check_inputs("minilm", ["a text"] * 90, 1024)[0].precision == "fp32"
+    assert check_inputs("minilm", ["a text"] * backends.EXACT_BELOW, 1024)[0].precision == "bf16"
+
+
 @pytest.mark.slow
 def test_bf16_embeddings_stay_within_cosine_0_99_of_fp32(sample_corpus):
     # bf16 is emulated (slowly) on a CPU without native support, but the numbers are the same

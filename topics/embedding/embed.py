@@ -53,9 +53,10 @@ def progress_bar(total: int, show: bool, description: str):
 
 
 def check_inputs(embedder, texts: Sequence[str], chunk_size) -> tuple[Embedder, list[str]]:
-    """The embedder by name and the texts as a list, after checking them and ``chunk_size``."""
-    embedder = get_embedder(embedder)
+    """The embedder by name (for ``"minilm"``, exact fp32 below :data:`topics.embedding.backends.EXACT_BELOW`
+    texts) and the texts as a list, after checking them and ``chunk_size``."""
     texts = list(texts)
+    embedder = get_embedder(embedder, n_texts=len(texts))
     if not texts:
         raise ValueError("no texts to embed")
     if not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
