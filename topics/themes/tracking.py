@@ -179,7 +179,7 @@ def track(
     if embedder is not None:
         from topics.embedding.backends import get_embedder
 
-        embedder = get_embedder(embedder)
+        embedder = get_embedder(embedder, n_texts=len(corpus))  # as the corpus was embedded
     titles = corpus["title"].fillna("").astype(str)
     texts = (titles + ". " + corpus["abstract"].astype(str)).tolist()
     normed = [singular_words(t) for t in texts]
