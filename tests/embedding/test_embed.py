@@ -115,7 +115,7 @@ def test_a_killed_and_resumed_run_gives_the_vectors_and_tables_of_a_cold_run(tmp
     with pytest.raises(KeyboardInterrupt):
         report(tmp_path / "cache", tmp_path / "killed")
     monkeypatch.setattr(EmbeddingCache, "append", append)
-    fingerprint = get_embedder("minilm").fingerprint()
+    fingerprint = get_embedder("minilm", n_texts=len(corpus)).fingerprint()  # the 40 papers, as `topics report` embeds them
     assert len(EmbeddingCache(tmp_path / "cache").load(fingerprint)) == 16  # two chunks of 8 kept
     assert report(tmp_path / "cache", tmp_path / "resumed") == 0  # the other 24, in chunks of 8
 
