@@ -3,7 +3,7 @@
 ``make setup`` runs it, so that the first ``topics report`` reads the compiled kernels
 from numba's on-disk cache (:mod:`topics.clustering.kernels`) instead of compiling them:
 on a 2-core AVX-512 machine it takes about 30 s once, after which ``make report`` on the
-bundled files takes 15 s with nothing else cached instead of 37 s (``benchmarks/run.py``).
+bundled files takes about 18 s with nothing else cached instead of 41-43 s (``benchmarks/run.py``).
 """
 
 from __future__ import annotations
