@@ -33,6 +33,7 @@ def test_parallel_runs_give_the_same_topics():
     two = ConsensusClusterer(n_jobs=2, **kwargs).fit(points)
     np.testing.assert_array_equal(one.runs_, two.runs_)
     np.testing.assert_array_equal(one.labels_, two.labels_)
+    assert one.runs_.dtype == np.int32  # 4 readings a run, one row each: kept small
 
 
 def test_one_run_is_four_readings_of_one_seeded_layout():

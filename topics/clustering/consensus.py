@@ -298,7 +298,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         Consensus topics before outliers were reassigned.
     confidence_ : ndarray of float
         :func:`membership_confidence` of each document.
-    runs_ : ndarray of int, shape (4 * n_runs, n_docs)
+    runs_ : ndarray of int32, shape (4 * n_runs, n_docs)
         The clusterings the consensus was built from: each run's :func:`topics.clustering.runs.readings`, run by run.
     seeds_ : list of int
     reduced_embeddings_ : ndarray
@@ -379,7 +379,9 @@ def extend_labels(
     """
     indices, distances = graph
     labels = np.asarray(labels)
-    out = np.full((*labels.shape[:-1], len(indices)), -1, dtype=int)
+    # the runs' clusterings keep their int32 (160 rows of 207,204 papers: 133 MB, not 265)
+    dtype = labels.dtype if np.issubdtype(labels.dtype, np.signedinteger) else int
+    out = np.full((*labels.shape[:-1], len(indices)), -1, dtype=dtype)
     out[..., landmarks] = labels
     if min_share is not None:
         if labels.ndim != 1:

@@ -186,7 +186,7 @@ class TopicModel(BaseEstimator):
         Share of documents the consensus left without a topic, before reassignment.
     outlier_share_ : float
         Share of documents without a topic in ``labels_``.
-    runs_ : ndarray of int, shape (4 * n_runs, n_docs)
+    runs_ : ndarray of int32, shape (4 * n_runs, n_docs)
         The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
         granularities (:func:`topics.clustering.runs.readings`), in their own numbering.
     topic_names_ : dict[int, str]

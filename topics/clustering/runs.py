@@ -117,4 +117,4 @@ def _read(coords: np.ndarray, min_cluster_size: int, min_samples: int | None) ->
         rest = [_tree_to_labels(coords, tree, size, method)[0] for size, method in settings[1:]]
     except (ImportError, AttributeError, TypeError):  # pragma: no cover - other hdbscan versions
         rest = [HDBSCAN(min_cluster_size=size, min_samples=min_samples, cluster_selection_method=method).fit(coords).labels_ for size, method in settings[1:]]
-    return np.asarray([first.labels_, *rest], dtype=int)
+    return np.asarray([first.labels_, *rest], dtype=np.int32)
