@@ -2,6 +2,7 @@
 
     python benchmarks/embedding_throughput.py                  # 600 abstracts of the full lists
     python benchmarks/embedding_throughput.py --n 200 --repeats 1 --precision fp32
+    python benchmarks/embedding_throughput.py --precisions     # fp32, bf16 and int8 on 300 abstracts
     python benchmarks/embedding_throughput.py --table          # only rewrite the table in benchmarks/README.md
 
 What is compared, on the same texts in the same process ("title. abstract" as
@@ -21,8 +22,14 @@ smallest cosine between the two schemes' vectors, and batch independence: the fi
 ``--check-n`` texts embedded again shuffled and in chunks of 25 (as a resumed run or a
 partly cached corpus would), counting the vectors that are not bit-identical.
 
+``--precisions`` compares the backend's precisions on the same texts instead (fixed
+shapes; int8 is PyTorch's dynamic quantisation of the linear layers, one text a pass):
+texts/s (best of ``--repeats`` alternating rounds) and the smallest and median cosine of
+each vector to its fp32 one (issue 19 adopts int8 only at a minimum of 0.99).
+
 These 2-core machines are shared and noisy: compare the ratios within one run.
-Results go to ``benchmarks/results/embedding-throughput-<cpu>.json``.
+Results go to ``benchmarks/results/embedding-throughput-<cpu>.json`` and
+``benchmarks/results/embedding-precisions-<cpu>.json``.
 """
 
 from __future__ import annotations
@@ -159,6 +166,56 @@ def run(n: int, precision: str, repeats: int, check_n: int) -> Path:
     return path
 
 
+def precisions(n: int, repeats: int) -> Path:
+    """fp32, bf16 and int8 on the same ``n`` texts: texts/s and cosine to fp32."""
+    import torch
+
+    from topics.embedding.backends import SentenceTransformerEmbedder
+    from topics.io.datasets import iclr_full
+    from topics.pipeline import embedding_texts
+
+    texts = embedding_texts(iclr_full().sample(n=n, random_state=0))
+    names = ["fp32", "bf16", "int8"]
+    models = {p: SentenceTransformerEmbedder(precision=p) for p in names}
+    for emb in models.values():
+        emb.encode(texts[:4])  # load and warm up
+    load = os.getloadavg()[0]
+    rounds = {p: [] for p in names}
+    vectors = {}
+    for r in range(repeats):
+        for p in names:
+            print(f"round {r + 1}/{repeats}: {p} on {n} texts ...", flush=True)
+            vectors[p], wall, cpu = timed(lambda: models[p].encode(texts))
+            rounds[p].append({"wall_s": wall, "cpu_s": cpu})
+    rows = {}
+    for p in names:
+        cos = np.einsum("ij,ij->i", vectors[p].astype(np.float64), vectors["fp32"].astype(np.float64))
+        rows[p] = {
+            "texts_per_s": n / min(x["wall_s"] for x in rounds[p]),
+            "texts_per_cpu_s": n / min(x["cpu_s"] for x in rounds[p]),
+            "min_cosine": float(cos.min()),
+            "median_cosine": float(np.median(cos)),
+        }
+    results = {
+        "date": date.today().isoformat(),
+        "commit": commit(),
+        "machine": machine(),
+        "quantized_engine": torch.backends.quantized.engine,
+        "load_average_1min_before": load,
+        "load_average_1min_after": os.getloadavg()[0],
+        "n": n,
+        "rounds": rounds,
+        "precisions": rows,
+    }
+    tag = "avx512-bf16" if results["machine"]["native_bf16"] else "avx2"
+    path = RESULTS / f"embedding-precisions-{tag}.json"
+    RESULTS.mkdir(exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(rows, indent=2))
+    print(f"wrote {path}")
+    return path
+
+
 def table() -> str:
     rows = [
         "| results file | commit | CPU, precision | texts | texts/s previous (wall, per CPU s) | texts/s fixed shapes | ratio wall, CPU | word pieces run / real: unsorted, previous, fixed shapes | min cosine to previous | vectors changed by regrouping: previous, fixed shapes |",
@@ -185,8 +242,12 @@ def main() -> None:
     parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"])
     parser.add_argument("--repeats", type=int, default=2, help="alternating rounds; the best of each is kept (default 2)")
     parser.add_argument("--check-n", type=int, default=200, help="texts embedded again in another grouping (default 200)")
+    parser.add_argument("--precisions", action="store_true", help="compare fp32, bf16 and int8 instead (default --n 300)")
     parser.add_argument("--table", action="store_true", help="only rebuild the README table from results/")
     args = parser.parse_args()
+    if args.precisions:
+        precisions(300 if args.n == 600 else args.n, args.repeats)
+        return
     if not args.table:
         run(args.n, args.precision, args.repeats, min(args.check_n, args.n))
     write_block(START, END, table(), missing_heading="## Embedding throughput: fixed-shape length buckets")
