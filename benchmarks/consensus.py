@@ -2,6 +2,7 @@
 
     python benchmarks/consensus.py            # 120 UMAP runs on the full lists, then the comparison (~5 min on 2 cores)
     python benchmarks/consensus.py --epochs   # runs per fit against epochs per run (~15 min on 2 cores)
+    python benchmarks/consensus.py --epochs --precision fp32 --budgets 60x70,80x70   # on exact vectors, chosen budgets
     python benchmarks/consensus.py --table    # only rewrite the tables in benchmarks/README.md
 
 A bank of 120 UMAP runs (seeds 0-119, the package's own run function: the exact
@@ -19,7 +20,10 @@ pair. Results go to ``benchmarks/results/consensus-full.json``.
 four readings, squared, best of ten Leiden starts, random states 0-9) for each of 20
 runs of 200 epochs (the default until session 15), 40 of 200, 40 of 100 (the default
 since) and 60 of 70, each fit from its own seeds (``run_seeds``), timed per fit in this
-process with the runs over every core. Results: ``benchmarks/results/consensus-epochs.json``.
+process with the runs over every core. Results: ``benchmarks/results/consensus-epochs.json``;
+with ``--precision fp32`` (MiniLM's exact vectors, as on CPUs without native bfloat16)
+``consensus-epochs-fp32.json``. ``--budgets`` runs only the budgets given and merges
+their rows into the results file.
 """
 
 from __future__ import annotations
@@ -142,8 +146,13 @@ def run(bank_file: Path | None = None) -> dict:
     return out
 
 
-def epoch_run() -> dict:
-    """Ten consensus fits per (runs, epochs) of :data:`BUDGETS`, as ``TopicModel`` fits them."""
+def epoch_path(precision: str) -> Path:
+    return EPOCH_RESULTS if precision == "auto" else EPOCH_RESULTS.with_name(f"consensus-epochs-{precision}.json")
+
+
+def epoch_run(precision: str = "auto", budgets=BUDGETS) -> dict:
+    """Ten consensus fits per (runs, epochs) of ``budgets``, as ``TopicModel`` fits them,
+    merged into the rows already in the results file for ``precision``."""
     from topics.clustering.consensus import ConsensusClusterer
     from topics.clustering.model import size_rule
     from topics.embedding.backends import get_embedder
@@ -153,11 +162,14 @@ def epoch_run() -> dict:
     from run import commit  # benchmarks/run.py
 
     corpus = iclr_full()
-    embedder = get_embedder("minilm")
+    embedder = get_embedder("minilm" if precision == "auto" else f"minilm-{precision}")
     embeddings = embed_texts(embedding_texts(corpus), embedder, cache=True)
     rule = size_rule(len(corpus))
-    out = {"n_documents": len(corpus), "embedding": embedder.name, "commit": commit(), "budgets": []}
-    for n_runs, epochs in BUDGETS:
+    path = epoch_path(precision)
+    kept = json.loads(path.read_text())["budgets"] if path.exists() else []
+    kept = [row for row in kept if (row["runs"], row["epochs"]) not in set(budgets)]
+    out = {"n_documents": len(corpus), "embedding": embedder.name, "commit": commit(), "budgets": kept}
+    for n_runs, epochs in budgets:
         fits, seconds = [], []
         for state in range(N_FITS):
             clusterer = ConsensusClusterer(
@@ -167,26 +179,32 @@ def epoch_run() -> dict:
             start = time.perf_counter()
             fits.append(clusterer.fit(embeddings).labels_)
             seconds.append(time.perf_counter() - start)
-        row = {"runs": n_runs, "epochs": epochs, "fit_s": float(np.median(seconds)), **agreement(corpus, fits)}
+        row = {"runs": n_runs, "epochs": epochs, "commit": out["commit"], "fit_s": float(np.median(seconds)), **agreement(corpus, fits)}
         print(json.dumps(row), flush=True)
         out["budgets"].append(row)
+    out["budgets"].sort(key=lambda row: (row["runs"] * row["epochs"], row["runs"]))
     return out
 
 
 def epoch_table() -> str:
-    data = json.loads(EPOCH_RESULTS.read_text())
-    lines = [
-        f"Full lists ({data['n_documents']:,} papers), {data['embedding']}, commit {data['commit']}: {N_FITS} consensus "
-        "fits per row, each from its own seeds (median fit time in one process, runs over both cores):",
-        "",
-        "| runs x epochs | fit (s) | topics | outliers | mean ARI | min ARI | topics back in both refits | clear changes held |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for v in data["budgets"]:
-        lines.append(
-            f"| {v['runs']} x {v['epochs']} | {v['fit_s']:.1f} | {min(v['topics'])}-{max(v['topics'])} | {v['outlier_share']:.1%} "
-            f"| {v['mean_ari']:.3f} | {v['min_ari']:.3f} | {v['topics_recovered']:.1%} | {v['changes_held']:.1%} |"
-        )
+    lines = []
+    for path in (epoch_path("auto"), epoch_path("fp32")):
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        lines += [
+            *([""] if lines else []),
+            f"Full lists ({data['n_documents']:,} papers), {data['embedding']}: {N_FITS} consensus "
+            "fits per row, each from its own seeds (median fit time in one process, runs over both cores):",
+            "",
+            "| runs x epochs | commit | fit (s) | topics | outliers | mean ARI | min ARI | topics back in both refits | clear changes held |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
+        for v in data["budgets"]:
+            lines.append(
+                f"| {v['runs']} x {v['epochs']} | {v.get('commit', data['commit'])} | {v['fit_s']:.1f} | {min(v['topics'])}-{max(v['topics'])} "
+                f"| {v['outlier_share']:.1%} | {v['mean_ari']:.3f} | {v['min_ari']:.3f} | {v['topics_recovered']:.1%} | {v['changes_held']:.1%} |"
+            )
     return "\n".join(lines)
 
 
@@ -221,10 +239,13 @@ def main() -> None:
     parser.add_argument("--table", action="store_true", help="only rewrite the table in benchmarks/README.md")
     parser.add_argument("--bank", type=Path, default=None, help="keep the bank of runs in this .npz (reused when it exists)")
     parser.add_argument("--epochs", action="store_true", help="compare runs per fit against epochs per run instead")
+    parser.add_argument("--precision", default="auto", choices=["auto", "fp32"], help="with --epochs: MiniLM's vectors (default: this CPU's)")
+    parser.add_argument("--budgets", default=None, help="with --epochs: RUNSxEPOCHS,... (default: %s)" % ",".join(f"{r}x{e}" for r, e in BUDGETS))
     args = parser.parse_args()
     if args.epochs:
+        budgets = [tuple(int(x) for x in b.split("x")) for b in args.budgets.split(",")] if args.budgets else BUDGETS
         RESULTS.parent.mkdir(exist_ok=True)
-        EPOCH_RESULTS.write_text(json.dumps(epoch_run(), indent=2) + "\n")
+        epoch_path(args.precision).write_text(json.dumps(epoch_run(args.precision, budgets), indent=2) + "\n")
     elif not args.table:
         RESULTS.parent.mkdir(exist_ok=True)
         RESULTS.write_text(json.dumps(run(args.bank), indent=2) + "\n")
