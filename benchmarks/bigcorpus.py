@@ -102,30 +102,37 @@ def measure(view: str, backend: str, n: int, data: Path, keep: Path | None) -> d
     return result
 
 
+def cpu(run: dict) -> str:
+    """The kind of CPU a run had: the default precision and the speed depend on it."""
+    return "AVX-512 BF16" if run.get("machine", {}).get("native_bf16") else "AVX2"
+
+
 def table() -> str:
     files = sorted(RESULTS.glob("bigcorpus-*.json"))
     runs = [json.loads(p.read_text()) for p in files]
     rows = [
-        "| results file | commit | view | papers, groups | topics, outliers | cold: wall (embedding, topics, map, tables, report) | warm: wall (topics, map, tables, report) | peak RSS cold, warm | report |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| results file | commit | CPU | view | papers, groups | topics, outliers | cold: wall (embedding, topics, map, tables, report) | warm: wall (topics, map, tables, report) | peak RSS cold, warm | report |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for path, r in zip(files, runs):
         c, w = r["cold"], r["warm"]
         st = lambda x, k: x["stages_s"].get(k, float("nan"))  # noqa: E731
         rows.append(
-            f"| `{path.name}` | {r['commit']} | {r['view']} ({r['backend']}) | {c['n_papers']:,}, {c['groups']} | "
+            f"| `{path.name}` | {r['commit']} | {cpu(r)} | {r['view']} ({r['backend']}) | {c['n_papers']:,}, {c['groups']} | "
             f"{c['n_topics']}, {c['outlier_share']:.1%} | "
             f"{c['wall_s'] / 60:.1f} min ({st(c, 'embedding'):.0f}, {st(c, 'topics'):.0f}, {st(c, 'map'):.0f}, {st(c, 'tables'):.0f}, {st(c, 'report'):.0f} s) | "
             f"{w['wall_s'] / 60:.1f} min ({st(w, 'topics'):.0f}, {st(w, 'map'):.0f}, {st(w, 'tables'):.0f}, {st(w, 'report'):.0f} s) | "
             f"{c['peak_rss_mib'] / 1024:.1f}, {w['peak_rss_mib'] / 1024:.1f} GiB | {c['report_mb']:.1f} MB |"
         )
-    # exponents: pairs of runs of the same view and backend at two sizes
+    # exponents: the latest runs of the same view and backend on the same kind of CPU at two sizes
     lines = []
-    for (view, backend), group in itertools.groupby(sorted(runs, key=lambda r: (r["view"], r["backend"], r["cold"]["n_papers"])), key=lambda r: (r["view"], r["backend"])):
+    key = lambda r: (r["view"], r["backend"], cpu(r))  # noqa: E731
+    for (view, backend, cpu_kind), group in itertools.groupby(sorted(runs, key=lambda r: (*key(r), r["cold"]["n_papers"], r.get("date", ""))), key=key):
         group = list(group)
-        if len(group) < 2:
+        small = [r for r in group if r["cold"]["n_papers"] == group[0]["cold"]["n_papers"]][-1]
+        large = group[-1]
+        if small is large:
             continue
-        small, large = group[0], group[-1]
         n1, n2 = small["cold"]["n_papers"], large["cold"]["n_papers"]
         parts = []
         for stage in ("embedding", "topics", "map", "tables", "report"):
@@ -133,7 +140,7 @@ def table() -> str:
             t1, t2 = small[kind]["stages_s"].get(stage), large[kind]["stages_s"].get(stage)
             if t1 and t2 and n2 > n1:
                 parts.append(f"{stage} {math.log(t2 / t1) / math.log(n2 / n1):.2f}")
-        lines.append(f"- {view} ({backend}), {n1:,} -> {n2:,} papers: " + ", ".join(parts))
+        lines.append(f"- {view} ({backend}, {cpu_kind}; {small['commit']}, {large['commit']}), {n1:,} -> {n2:,} papers: " + ", ".join(parts))
     return "\n".join(rows) + ("\n\nExponent of each stage's time against the number of papers:\n\n" + "\n".join(lines) if lines else "")
 
 
