@@ -268,6 +268,7 @@ def topic_names(
     topic_counts, corpus_counts = _doc_counts(terms, labels, grams)
     order = sorted((t for t in terms if t != -1), key=lambda t: (-sizes.get(t, 0), t))
     streams = {t: [tokens[i] for i in np.flatnonzero(labels == t)] for t in order}
+    shared_phrases = _shared_phrases(grams, labels, order, tokens)
     candidates = {}
     for t in order:
         done = {
@@ -276,8 +277,7 @@ def topic_names(
         ranked = _candidates(
             terms[t], topic_counts.get(t, {}), sizes.get(t, 0), corpus_counts, len(texts), {w: p for w, p in done.items() if p}, modifiers
         )
-        shared = _shared_phrases(grams, labels == t, tokens)
-        candidates[t] = [c for c in dict.fromkeys(ranked + shared) if COMPOUND not in c and is_name_candidate(c, modifiers)]
+        candidates[t] = [c for c in dict.fromkeys(ranked + shared_phrases[t]) if COMPOUND not in c and is_name_candidate(c, modifiers)]
     # "linear unit networks" is part of "rectified linear unit networks": a fragment names nothing
     fragments = complete_fragments([c for cs in candidates.values() for c in cs], tokens, modifiers=modifiers)
     for t in order:
@@ -304,28 +304,40 @@ def topic_names(
     return {t: out[t] for t in terms}
 
 
-def _shared_phrases(grams: Sequence[Sequence[str]], members: np.ndarray, tokens: Sequence[Sequence[str]]) -> list[str]:
-    """The two- and three-word phrases that at least :data:`FLOOR` of a group's papers
-    hold and that are :data:`MIN_LIFT` times as common in the group as in the corpus,
-    most shared first ("large language models", which c-TF-IDF's two-word terms miss)."""
-    inside: dict[str, int] = {}
-    for i in np.flatnonzero(members):
-        for g in set(grams[i]) | set(_trigrams(tokens[i])):
-            if " " in g:
-                inside[g] = inside.get(g, 0) + 1
-    size = int(members.sum())
-    need = max(2, FLOOR * size)
-    wanted = {g for g, n in inside.items() if n >= need}
-    if not wanted:
-        return []
-    everywhere = dict.fromkeys(wanted, 0)
-    longer = any(g.count(" ") > 1 for g in wanted)
-    for doc, toks in zip(grams, tokens):
-        for g in wanted.intersection(doc).union(wanted.intersection(_trigrams(toks)) if longer else ()):
-            everywhere[g] += 1
+def _shared_phrases(
+    grams: Sequence[Sequence[str]], labels: np.ndarray, order: Sequence[int], tokens: Sequence[Sequence[str]]
+) -> dict[int, list[str]]:
+    """For each group of ``order``, the two- and three-word phrases that at least
+    :data:`FLOOR` of its papers hold and that are :data:`MIN_LIFT` times as common in the
+    group as in the corpus, most shared first ("large language models", which c-TF-IDF's
+    two-word terms miss).
+
+    Two passes over the documents for all groups at once: one counts each group's
+    phrases among its own papers, the other counts the candidates over the corpus.
+    """
+    def phrases(i: int) -> set[str]:
+        return {g for g in grams[i] if " " in g} | set(_trigrams(tokens[i]))
+
+    position = {t: k for k, t in enumerate(order)}
+    inside: list[dict[str, int]] = [{} for _ in order]
+    for i, t in enumerate(labels.tolist()):
+        if t in position:
+            counts = inside[position[t]]
+            for g in phrases(i):
+                counts[g] = counts.get(g, 0) + 1
+    sizes = np.bincount([position[t] for t in labels.tolist() if t in position], minlength=len(order))
+    wanted = [{g for g, n in counts.items() if n >= max(2, FLOOR * size)} for counts, size in zip(inside, sizes)]
+    everywhere = dict.fromkeys(set().union(*wanted), 0) if wanted else {}
+    if everywhere:
+        for i in range(len(grams)):
+            for g in everywhere.keys() & phrases(i):
+                everywhere[g] += 1
     n_docs = len(grams)
-    kept = [g for g in wanted if inside[g] / size >= MIN_LIFT * everywhere[g] / n_docs]
-    return sorted(kept, key=lambda g: (-inside[g] * np.sqrt(inside[g] / everywhere[g]), g))
+    out = {}
+    for t, counts, size, want in zip(order, inside, sizes, wanted):
+        kept = [g for g in want if counts[g] / size >= MIN_LIFT * everywhere[g] / n_docs]
+        out[t] = sorted(kept, key=lambda g: (-counts[g] * np.sqrt(counts[g] / everywhere[g]), g))
+    return out
 
 
 def _trigrams(tokens: Sequence[str]) -> list[str]:
