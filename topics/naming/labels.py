@@ -327,7 +327,7 @@ def _shared_phrases(
                 counts[g] = counts.get(g, 0) + 1
     sizes = np.bincount([position[t] for t in labels.tolist() if t in position], minlength=len(order))
     wanted = [{g for g, n in counts.items() if n >= max(2, FLOOR * size)} for counts, size in zip(inside, sizes)]
-    everywhere = dict.fromkeys(set().union(*wanted), 0) if wanted else {}
+    everywhere = dict.fromkeys(set().union(*wanted), 0)
     if everywhere:
         for i in range(len(grams)):
             for g in everywhere.keys() & phrases(i):
