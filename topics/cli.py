@@ -282,9 +282,9 @@ def _saved_embedder(model_dir: Path):
     if backend == "lsa":
         raise ValueError(f"{model_dir}: fitted with the lsa backend, whose vectors are fitted to each corpus, so new "
                          "papers cannot be placed in its space; fit with minilm (or hashing) to add papers later")
-    embedder = get_embedder(backend, model=about.get("model"))
     if backend == "minilm" and ":fp32" in str(about.get("fingerprint", "")):  # a small corpus is embedded exactly
-        embedder = get_embedder("minilm-fp32", model=about.get("model"))
+        backend = "minilm-fp32"
+    embedder = get_embedder(backend, model=about.get("model"))
     if about.get("fingerprint") and embedder.fingerprint() != about["fingerprint"]:
         logging.getLogger(__name__).warning("the saved analysis was embedded as %s, these papers are embedded as %s",
                                             about["fingerprint"], embedder.fingerprint())
