@@ -319,13 +319,14 @@ def _shared_phrases(
         return {g for g in grams[i] if " " in g} | set(_trigrams(tokens[i]))
 
     position = {t: k for k, t in enumerate(order)}
+    group = [position.get(t, -1) for t in labels.tolist()]  # -1: in no group of ``order``
     inside: list[dict[str, int]] = [{} for _ in order]
-    for i, t in enumerate(labels.tolist()):
-        if t in position:
-            counts = inside[position[t]]
+    for i, k in enumerate(group):
+        if k >= 0:
+            counts = inside[k]
             for g in phrases(i):
                 counts[g] = counts.get(g, 0) + 1
-    sizes = np.bincount([position[t] for t in labels.tolist() if t in position], minlength=len(order))
+    sizes = np.bincount([k for k in group if k >= 0], minlength=len(order))
     wanted = [{g for g, n in counts.items() if n >= max(2, FLOOR * size)} for counts, size in zip(inside, sizes)]
     everywhere = dict.fromkeys(set().union(*wanted), 0)
     if everywhere:
