@@ -99,6 +99,24 @@ def word_pieces(embedder, texts: list[str]) -> dict[str, int]:
     return probe.counts
 
 
+def save(kind: str, load: float, **fields) -> tuple[Path, dict]:
+    """Write ``fields`` with the date, commit, machine and load averages (``load``: before
+    the run) to ``results/embedding-<kind>-<cpu>.json``; return the path and the results."""
+    results = {
+        "date": date.today().isoformat(),
+        "commit": commit(),
+        "machine": machine(),
+        "load_average_1min_before": load,
+        "load_average_1min_after": os.getloadavg()[0],
+        **fields,
+    }
+    tag = "avx512-bf16" if results["machine"]["native_bf16"] else "avx2"
+    path = RESULTS / f"embedding-{kind}-{tag}.json"
+    RESULTS.mkdir(exist_ok=True)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    return path, results
+
+
 def timed(fn):
     wall, cpu = time.perf_counter(), time.process_time()
     out = fn()
@@ -139,28 +157,21 @@ def run(n: int, precision: str, repeats: int, check_n: int) -> Path:
         differ = ~np.all(again == vectors[name][:check_n], axis=1)
         independence[name] = {"differing": int(differ.sum()), "max_abs": float(np.abs(again - vectors[name][:check_n]).max())}
     per = lambda name, key: n / min(x[key] for x in rounds[name])  # noqa: E731
-    results = {
-        "date": date.today().isoformat(),
-        "commit": commit(),
-        "machine": machine(),
-        "load_average_1min_before": load,
-        "load_average_1min_after": os.getloadavg()[0],
-        "n": n,
-        "precision": new.precision,
-        "pass_pieces": new.batch_size * 256,
-        "rounds": rounds,
-        "texts_per_s": {name: {"wall": per(name, "wall_s"), "cpu": per(name, "cpu_s")} for name in rounds},
-        "ratio_wall": per("fixed_shapes", "wall_s") / per("previous", "wall_s"),
-        "ratio_cpu": per("fixed_shapes", "cpu_s") / per("previous", "cpu_s"),
-        "word_pieces": word_pieces(new, texts),
-        "max_abs_difference": float(np.abs(a - b).max()),
-        "min_cosine": float(cos.min()),
-        "batch_independence": {"n": check_n, **independence},
-    }
-    tag = "avx512-bf16" if results["machine"]["native_bf16"] else "avx2"
-    path = RESULTS / f"embedding-throughput-{tag}.json"
-    RESULTS.mkdir(exist_ok=True)
-    path.write_text(json.dumps(results, indent=2) + "\n")
+    path, results = save(
+        "throughput",
+        load,
+        n=n,
+        precision=new.precision,
+        pass_pieces=new.batch_size * 256,
+        rounds=rounds,
+        texts_per_s={name: {"wall": per(name, "wall_s"), "cpu": per(name, "cpu_s")} for name in rounds},
+        ratio_wall=per("fixed_shapes", "wall_s") / per("previous", "wall_s"),
+        ratio_cpu=per("fixed_shapes", "cpu_s") / per("previous", "cpu_s"),
+        word_pieces=word_pieces(new, texts),
+        max_abs_difference=float(np.abs(a - b).max()),
+        min_cosine=float(cos.min()),
+        batch_independence={"n": check_n, **independence},
+    )
     print(json.dumps({k: results[k] for k in ("texts_per_s", "ratio_wall", "ratio_cpu", "word_pieces", "min_cosine", "batch_independence")}, indent=2))
     print(f"wrote {path}")
     return path
@@ -196,21 +207,7 @@ def precisions(n: int, repeats: int) -> Path:
             "min_cosine": float(cos.min()),
             "median_cosine": float(np.median(cos)),
         }
-    results = {
-        "date": date.today().isoformat(),
-        "commit": commit(),
-        "machine": machine(),
-        "quantized_engine": torch.backends.quantized.engine,
-        "load_average_1min_before": load,
-        "load_average_1min_after": os.getloadavg()[0],
-        "n": n,
-        "rounds": rounds,
-        "precisions": rows,
-    }
-    tag = "avx512-bf16" if results["machine"]["native_bf16"] else "avx2"
-    path = RESULTS / f"embedding-precisions-{tag}.json"
-    RESULTS.mkdir(exist_ok=True)
-    path.write_text(json.dumps(results, indent=2) + "\n")
+    path, _ = save("precisions", load, quantized_engine=torch.backends.quantized.engine, n=n, rounds=rounds, precisions=rows)
     print(json.dumps(rows, indent=2))
     print(f"wrote {path}")
     return path
