@@ -344,3 +344,33 @@ def test_the_plural_of_a_word_that_names_nothing_alone_does_not_claim_its_longer
     texts = [f"{kind} graphs." for kind in kinds] + texts[7:]
     only = topic_names({0: [("graphs", 0.9), ("node", 0.8)], 1: [("robot planning", 0.9)]}, labels, texts, analyzer=PhraseAnalyzer())
     assert only[0] == "graphs"
+
+
+def test_a_field_named_with_of_can_name_its_topic():
+    from topics.naming.acronyms import find_acronyms
+    from topics.naming.labels import topic_names
+    from topics.naming.terms import connected_terms
+
+    # the papers of topic 0 name their field "mixture of experts" (one defines "MoE") in
+    # words that change around it: no two-word phrase without "of" is shared
+    texts = [
+        "Sparse mixture of experts (MoE) routes tokens.",
+        "Mixtures of experts for vision.",
+        "Scaling a MoE layer.",
+        "Load balancing in mixtures of experts.",
+        "Expert choice: the mixture of experts revisited.",
+        "Dense models against a mixture of experts.",
+    ] + [f"Robot grasping policies {i} from demonstrations." for i in range(10)]
+    labels = np.array([0] * 6 + [1] * 10)
+    terms = {
+        0: [("experts", 1.0), ("mixture", 0.9), ("mixtures", 0.8), ("routes tokens", 0.5), ("load balancing", 0.4)],
+        1: [("robot grasping", 1.0), ("grasping policies", 0.8)],
+    }
+    analyzer = PhraseAnalyzer(acronyms=find_acronyms(texts))
+    assert topic_names(terms, labels, texts, analyzer=analyzer)[0] == "mixture of experts"
+    # an "X of Y" phrase is a term where the corpus abbreviates it or joins its words
+    tokens = [analyzer.tokens(t) for t in texts]
+    assert connected_terms(tokens, analyzer.acronyms) == {"mixture of expert"}
+    assert connected_terms([["a", "theory-of-mind", "test"]]) == {"theory of mind"}
+    # without either, "mixtures of experts" is a phrase like "graphs of citations", not a name
+    assert topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())[0] == "experts"

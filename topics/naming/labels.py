@@ -43,10 +43,12 @@ from topics.text import singular
 from topics.naming.coverage import COMPOUND, PhraseIndex, coverage, name_parts, name_precision, phrase_key
 from topics.naming.terms import (
     ADJECTIVE_ENDING,
+    CONNECTOR,
     NOUN_EXCEPTIONS,
     HEAD_ONLY_TERMS,
     NOT_ALONE_TERMS,
     PhraseAnalyzer,
+    connected_terms,
     is_bad_word,
     is_phrase,
     is_name_candidate,
@@ -268,7 +270,8 @@ def topic_names(
     topic_counts, corpus_counts = _doc_counts(terms, labels, grams)
     order = sorted((t for t in terms if t != -1), key=lambda t: (-sizes.get(t, 0), t))
     streams = {t: [tokens[i] for i in np.flatnonzero(labels == t)] for t in order}
-    shared_phrases = _shared_phrases(grams, labels, order, tokens)
+    connected = connected_terms(tokens, analyzer.acronyms)  # "mixture of experts", "theory of mind"
+    shared_phrases = _shared_phrases(grams, labels, order, tokens, connected)
     candidates = {}
     for t in order:
         done = {
@@ -305,18 +308,19 @@ def topic_names(
 
 
 def _shared_phrases(
-    grams: Sequence[Sequence[str]], labels: np.ndarray, order: Sequence[int], tokens: Sequence[Sequence[str]]
+    grams: Sequence[Sequence[str]], labels: np.ndarray, order: Sequence[int], tokens: Sequence[Sequence[str]],
+    connected: frozenset[str] = frozenset(),
 ) -> dict[int, list[str]]:
     """For each group of ``order``, the two- and three-word phrases that at least
     :data:`FLOOR` of its papers hold and that are :data:`MIN_LIFT` times as common in the
     group as in the corpus, most shared first ("large language models", which c-TF-IDF's
-    two-word terms miss).
+    two-word terms miss; "mixture of experts" where it is among ``connected``).
 
     Two passes over the documents for all groups at once: one counts each group's
     phrases among its own papers, the other counts the candidates over the corpus.
     """
     def phrases(i: int) -> set[str]:
-        return {g for g in grams[i] if " " in g} | set(_trigrams(tokens[i]))
+        return {g for g in grams[i] if " " in g} | set(_trigrams(tokens[i], connected))
 
     position = {t: k for k, t in enumerate(order)}
     group = [position.get(t, -1) for t in labels.tolist()]  # -1: in no group of ``order``
@@ -341,13 +345,20 @@ def _shared_phrases(
     return out
 
 
-def _trigrams(tokens: Sequence[str]) -> list[str]:
+def _trigrams(tokens: Sequence[str], connected: frozenset[str] = frozenset()) -> list[str]:
     """Three adjacent words of a token stream, none of them a stop word or one letter,
-    with no punctuation between them (:meth:`PhraseAnalyzer.tokens` marks it by "")."""
+    with no punctuation between them (:meth:`PhraseAnalyzer.tokens` marks it by ""); and
+    the "X of Y" phrases among ``connected`` (:func:`topics.naming.terms.connected_terms`)."""
     keep = [len(t) > 1 and not is_bad_word(t) for t in tokens]
-    return [
+    out = [
         f"{a} {b} {c}" for a, b, c, ka, kb, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[1:], keep[2:]) if ka and kb and kc
     ]
+    if connected:
+        out += [
+            f"{a} {b} {c}" for a, b, c, ka, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[2:])
+            if b == CONNECTOR and ka and kc and f"{singular(a)} {b} {singular(c)}" in connected
+        ]
+    return out
 
 
 def _by_coverage(

@@ -13,14 +13,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from topics.naming.acronyms import expand_acronyms, word_pattern
+from topics.text import singular
 
 __all__ = [
     "GENERIC_PHRASES",
     "GENERIC_TERMS",
     "HEAD_ONLY_TERMS",
     "NOT_ALONE_TERMS",
+    "CONNECTOR",
     "TOKEN_PATTERN",
     "PhraseAnalyzer",
+    "connected_terms",
+    "content_words",
     "is_name_candidate",
     "modifier_words",
 ]
@@ -195,13 +199,46 @@ def modifier_words(token_streams: Iterable[Sequence[str]]) -> frozenset[str]:
     )
 
 
+#: The one word a three-word name may hold between its nouns ("mixture of experts",
+#: "chain of thought", "theory of mind"): Justeson & Katz's (1995) noun-preposition-noun
+#: term pattern, with the preposition technical terms use almost only.
+CONNECTOR = "of"
+
+
+def connected_terms(token_streams: Iterable[Sequence[str]], acronyms: Mapping[str, str] | None = None) -> frozenset[str]:
+    """The "X of Y" phrases (:data:`CONNECTOR`) a corpus writes as one term: hyphenated
+    somewhere ("mixture-of-experts") or the definition of an acronym ("theory of mind
+    (ToM)", ``acronyms`` as :func:`topics.naming.acronyms.find_acronyms` finds them). Each
+    is given as its words' singulars (:func:`topics.text.singular`), with spaces.
+
+    Authors join the words of a term, or abbreviate it, and not of a phrase such as "graphs
+    of citations"; so only these "X of Y" phrases are name candidates.
+    """
+    def key(words: Sequence[str]) -> str | None:
+        words = [w.lower() for w in words]
+        if len(words) != 3 or words[1] != CONNECTOR or any(is_bad_word(w) for w in (words[0], words[2])):
+            return None
+        return " ".join(singular(w) for w in words)
+
+    found = {key(definition.split()) for definition in (acronyms or {}).values()}
+    for tokens in token_streams:
+        found.update(key(t.split("-")) for t in tokens if f"-{CONNECTOR}-" in t)
+    return frozenset(found - {None})
+
+
+def content_words(words: Sequence[str]) -> list[str]:
+    """``words`` without the :data:`CONNECTOR` between the nouns of a three-word phrase."""
+    return [w for i, w in enumerate(words) if not (len(words) == 3 and i == 1 and w == CONNECTOR)]
+
+
 def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
     """Whether ``term`` (lower-case, space-separated words) can name a topic; a phrase
     may not end in one of the corpus's ``modifiers`` (:func:`modifier_words`)."""
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
-    if any(is_bad_word(w) for w in words) or (len(words) > 1 and all(w in HEAD_ONLY_TERMS for w in words)):
+    content = content_words(words)
+    if any(is_bad_word(w) for w in content) or (len(words) > 1 and all(w in HEAD_ONLY_TERMS for w in content)):
         return False  # "dataset distillation" and "representation learning" name fields; "learning model" does not
     if len(words) == 1 and words[0] in NOT_ALONE_TERMS:
         return False
