@@ -39,14 +39,14 @@ HEAD_ONLY_TERMS = frozenset(
     """
     model models data dataset datasets learning training representation representations
     network networks generation optimization analysis systems system methods
-    algorithms algorithm tasks task benchmark benchmarks inference
+    algorithms algorithm tasks task benchmark benchmarks inference samples sample
     """.split()
 )
 
 #: Broad modifiers that start good names ("language models", "neural fields") but say
 #: nothing alone.
 NOT_ALONE_TERMS = HEAD_ONLY_TERMS | frozenset(
-    "language neural deep sparse large samples sample graph image images text video".split()
+    "language neural deep sparse large graph image images text video".split()
 )
 
 #: Words that occur in abstracts of every field and name none.
@@ -231,16 +231,21 @@ def content_words(words: Sequence[str]) -> list[str]:
     return [w for i, w in enumerate(words) if not (len(words) == 3 and i == 1 and w == CONNECTOR)]
 
 
-def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
-    """Whether ``term`` (lower-case, space-separated words) can name a topic; a phrase
-    may not end in one of the corpus's ``modifiers`` (:func:`modifier_words`)."""
+def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset(), *, broad: bool = False) -> bool:
+    """Whether ``term`` (lower-case, space-separated words, a :data:`CONNECTOR` allowed
+    between the nouns of three) can name a topic; a phrase may not end in one of the
+    corpus's ``modifiers`` (:func:`modifier_words`).
+
+    With ``broad`` (an area's name), a word that only starts topics' names ("graph",
+    "image", "text", "video", "language": :data:`NOT_ALONE_TERMS`) may be one: an area of
+    topics named "graph neural networks" and "molecular graphs" is "graphs"."""
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
     content = content_words(words)
     if any(is_bad_word(w) for w in content) or (len(words) > 1 and all(w in HEAD_ONLY_TERMS for w in content)):
         return False  # "dataset distillation" and "representation learning" name fields; "learning model" does not
-    if len(words) == 1 and words[0] in NOT_ALONE_TERMS:
+    if len(words) == 1 and words[0] in (HEAD_ONLY_TERMS if broad else NOT_ALONE_TERMS):
         return False
     last = words[-1]
     if len(words) > 1 and (last in modifiers or (last not in NOUN_EXCEPTIONS and ADJECTIVE_ENDING.search(last))):
