@@ -797,10 +797,9 @@ def name_groups(
             continue
         # 4. No broader name holds for a quarter of the area, or only a word that holds for
         # less than half of it: it joins topics that share no phrase of their own, and says
-        # so ("tabular data / transformers", flagged mixed) by its two largest topics.
-        # (Until session 17 only under the floor and where those held most of the area: on
-        # ICLR 2023 an area of five topics kept "label", used by 23 % of it, and areas were
-        # "process" and "graphs"; keyword agreement of area names rose from 0.05 to 0.21.)
+        # so ("tabular data / transformers", flagged mixed) by its two largest topics
+        # (benchmarks/README.md, "Area names": ICLR 2023's area names agree with their
+        # papers' author keywords at a median of 0.21 so, 0.05 with "process", "label"...)
         tops = sorted((t for t, x in topic_areas_.items() if x == a and t in topic_names_), key=lambda t: (-int((labels == t).sum()), t))
         if len(tops) < 2:
             continue

@@ -24,7 +24,6 @@ __all__ = [
     "TOKEN_PATTERN",
     "PhraseAnalyzer",
     "connected_terms",
-    "content_words",
     "is_name_candidate",
     "modifier_words",
 ]
@@ -226,7 +225,7 @@ def connected_terms(token_streams: Iterable[Sequence[str]], acronyms: Mapping[st
     return frozenset(found - {None})
 
 
-def content_words(words: Sequence[str]) -> list[str]:
+def _content_words(words: Sequence[str]) -> list[str]:
     """``words`` without the :data:`CONNECTOR` between the nouns of a three-word phrase."""
     return [w for i, w in enumerate(words) if not (len(words) == 3 and i == 1 and w == CONNECTOR)]
 
@@ -242,7 +241,7 @@ def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset(), *, bro
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
-    content = content_words(words)
+    content = _content_words(words)
     if any(is_bad_word(w) for w in content) or (len(words) > 1 and all(w in HEAD_ONLY_TERMS for w in content)):
         return False  # "dataset distillation" and "representation learning" name fields; "learning model" does not
     if len(words) == 1 and words[0] in (HEAD_ONLY_TERMS if broad else NOT_ALONE_TERMS):
