@@ -71,7 +71,11 @@ analysis.topics[["topic", "label", "area_label", "n_docs", "mean_confidence", "t
 # **Question:** what are the broad areas? Topics whose papers read alike form an area
 # (with Ward's topics an earlier, coarser cut of the same hierarchy; with the consensus,
 # Ward clustering of the topic centroids); each area lists its topics, so you can
-# drill down from "what grew" to "which part of it grew".
+# drill down from "what grew" to "which part of it grew". An area is named like a topic,
+# never after one of its topics unless that topic holds most of it; where its papers
+# share no phrase, a broad word may name it ("image"); where no name reaches a quarter
+# of its papers, or only a single word that fewer than half use, its two largest topics
+# name it if that covers more (fits better, for the word), flagged `mixed`.
 
 # %%
 analysis.areas
