@@ -425,3 +425,30 @@ def test_an_area_named_by_a_word_less_than_half_of_it_uses_takes_its_two_largest
     monkeypatch.setattr(labels_module, "area_names", lambda *args, **kwargs: {0: "the brain", 1: "speech recognition"})
     _, area_names_ = name_groups(terms, labels, areas, texts_with(4), analyzer=PhraseAnalyzer())
     assert area_names_[0] == "the brain"
+
+
+def test_an_area_word_at_the_floor_does_not_give_way_to_a_compound_under_it(monkeypatch):
+    import topics.naming.labels as labels_module
+    from topics.naming.coverage import PhraseIndex, coverage
+    from topics.naming.labels import FLOOR, name_fit, name_groups
+
+    # area 0 (20 papers): "brain" is used by 6 of them and by all 60 papers of area 1; its
+    # two topics' names by 2 papers each and nowhere else. The compound fits better (it
+    # singles the area out) but covers a fifth of it, under the floor that "brain" meets.
+    texts = (
+        [f"Cortex {i} and the brain." for i in range(6)]
+        + [f"Neural recordings {i}." for i in range(2)]
+        + [f"Spiking networks {i}." for i in range(2)]
+        + [f"Plain study {i}." for i in range(10)]
+        + [f"Speech recognition {i} in the brain." for i in range(60)]
+    )
+    labels = np.array([0] * 6 + [0] * 2 + [1] * 2 + [0] * 2 + [1] * 8 + [2] * 60)
+    members = labels < 2
+    index = PhraseIndex(texts)
+    compound = "neural recordings / spiking networks"
+    assert FLOOR <= coverage(index, "brain", members) < 0.5 and coverage(index, compound, members) < FLOOR
+    assert name_fit(index, compound, members) > name_fit(index, "brain", members)
+    monkeypatch.setattr(labels_module, "topic_names", lambda *a, **k: {0: "neural recordings", 1: "spiking networks", 2: "speech recognition"})
+    monkeypatch.setattr(labels_module, "area_names", lambda *a, **k: {0: "brain", 1: "speech recognition"})
+    _, area_names_ = name_groups({}, labels, {0: 0, 1: 0, 2: 1}, texts, analyzer=PhraseAnalyzer(), index=index)
+    assert area_names_[0] == "brain"

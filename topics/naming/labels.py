@@ -806,8 +806,8 @@ def name_groups(
         joined = COMPOUND.join(name_parts(topic_names_[t])[0] for t in tops[:2])
         if held < FLOOR:
             better = coverage(index, joined, members) > held
-        else:
-            better = name_fit(index, joined, members) > name_fit(index, name, members)
+        else:  # a word at the floor gives way only to a compound that reaches it too
+            better = coverage(index, joined, members) >= FLOOR and name_fit(index, joined, members) > name_fit(index, name, members)
         if better:
             rest[a] = joined
     return topic_names_, {**rest, **broad}
