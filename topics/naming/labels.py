@@ -360,15 +360,10 @@ def _trigrams(tokens: Sequence[str], connected: frozenset[str] = frozenset()) ->
     with no punctuation between them (:meth:`PhraseAnalyzer.tokens` marks it by ""); and
     the "X of Y" phrases among ``connected`` (:func:`topics.naming.terms.connected_terms`)."""
     keep = [len(t) > 1 and not is_bad_word(t) for t in tokens]
-    out = [
-        f"{a} {b} {c}" for a, b, c, ka, kb, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[1:], keep[2:]) if ka and kb and kc
+    return [
+        f"{a} {b} {c}" for a, b, c, ka, kb, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[1:], keep[2:])
+        if ka and kc and (kb or (b == CONNECTOR and f"{singular(a)} {b} {singular(c)}" in connected))
     ]
-    if connected:
-        out += [
-            f"{a} {b} {c}" for a, b, c, ka, kc in zip(tokens, tokens[1:], tokens[2:], keep, keep[2:])
-            if b == CONNECTOR and ka and kc and f"{singular(a)} {b} {singular(c)}" in connected
-        ]
-    return out
 
 
 def _by_coverage(

@@ -237,7 +237,7 @@ def is_name_candidate(term: str, modifiers: frozenset[str] = frozenset(), *, bro
 
     With ``broad`` (an area's name), a word that only starts topics' names ("graph",
     "image", "text", "video", "language": :data:`NOT_ALONE_TERMS`) may be one: an area of
-    topics named "graph neural networks" and "molecular graphs" is "graphs"."""
+    topics named "image segmentation" and "image captioning" can be "image"."""
     words = term.split()
     if not words or len(words) > 3 or term.strip() in GENERIC_PHRASES:
         return False
