@@ -452,3 +452,29 @@ def test_an_area_word_at_the_floor_does_not_give_way_to_a_compound_under_it(monk
     monkeypatch.setattr(labels_module, "area_names", lambda *a, **k: {0: "brain", 1: "speech recognition"})
     _, area_names_ = name_groups({}, labels, {0: 0, 1: 0, 2: 1}, texts, analyzer=PhraseAnalyzer(), index=index)
     assert area_names_[0] == "brain"
+
+
+def test_a_word_authors_never_choose_as_a_keyword_names_a_topic_only_where_nothing_else_reaches_the_floor():
+    from topics.naming.coverage import PhraseIndex, coverage
+    from topics.naming.labels import FLOOR, HOLD, is_vague, topic_names
+
+    # every paper of topic 0 writes "gap" (no author in the shipped counts chooses it as
+    # a keyword); half of them write "plasticity", which names their field
+    texts = (
+        [f"Plasticity {w}, and the gap with it, study {i}." for i, w in enumerate(["fades", "is lost", "returns"])]
+        + [f"Resets {w} the gap, study {i}." for i, w in enumerate(["close", "halve", "hide"])]
+        + [f"Robot planning from pixels, study {i}." for i in range(10)]
+    )
+    labels = np.array([0] * 6 + [1] * 10)
+    terms = {0: [("gap", 0.9), ("plasticity", 0.8), ("resets", 0.7)], 1: [("robot planning", 0.9)]}
+    index = PhraseIndex(texts)
+    assert coverage(index, "gap", labels == 0) == 1.0 and coverage(index, "plasticity", labels == 0) == HOLD
+    assert is_vague("gap") and not is_vague("plasticity") and not is_vague("robot planning")
+    assert not is_vague("graphs")  # broad words keep their own rule
+    names = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    assert names[0] == "plasticity"
+    # where nothing else reaches a quarter of the topic, the vague word still names it
+    texts = [f"The gap in study {i} is {w}." for i, w in enumerate("wide narrow open closed deep shallow".split())] + texts[6:]
+    only = topic_names({0: [("gap", 0.9), ("wide", 0.2)], 1: [("robot planning", 0.9)]}, labels, texts, analyzer=PhraseAnalyzer())
+    assert only[0] == "gap"
+    assert coverage(PhraseIndex(texts), "wide", labels == 0) < FLOOR

@@ -21,6 +21,11 @@ papers that use the name):
    group, the word itself ("image", "graph") for an area, so an area of vision topics
    whose papers share no phrase is "image" (56 % of it on the full lists), not "object" (28 %).
 
+Words and phrases that authors write in many papers and almost never choose as one of
+their keywords ("gap", "parameters", "distribution", "downstream tasks"; keyphraseness,
+:mod:`topics.naming.keyphrases`) take part in none of these steps: they name a group only
+where no other candidate reaches :data:`FLOOR`.
+
 A phrase that nearly always sits inside one longer term is completed to it or names
 nothing (:func:`complete_fragments`: "linear unit networks" is "rectified linear unit
 networks"). A phrase names only the group that uses it most, so "optimal transport" names the topic
@@ -43,6 +48,7 @@ import pandas as pd
 
 from topics.text import singular
 from topics.naming.coverage import COMPOUND, PhraseIndex, coverage, name_parts, name_precision, phrase_key
+from topics.naming.keyphrases import reference
 from topics.naming.terms import (
     ADJECTIVE_ENDING,
     CONNECTOR,
@@ -67,6 +73,7 @@ __all__ = [
     "is_broad",
     "is_broad_plural",
     "is_modifier",
+    "is_vague",
     "name_fit",
     "name_groups",
     "name_topics",
@@ -430,6 +437,10 @@ def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share
     """The name for one group from its ranked candidates ``pool`` (steps 1-4)."""
     if not pool:
         return None
+    # words and phrases authors write everywhere and never choose as keywords ("gap",
+    # "parameters", "downstream tasks") name a group only where nothing else reaches the floor
+    vague = [c for c in pool if is_vague(c, modifiers)]
+    pool = [c for c in pool if c not in vague]
     phrases = [c for c in pool if is_phrase(c)]
     singles = [c for c in pool if not is_phrase(c) and not is_modifier(c, modifiers)]  # "speech", not "visual"
     held = next((c for c in phrases if share(c) >= HOLD), None)
@@ -447,6 +458,8 @@ def _pick(pool: Sequence[str], members: np.ndarray, index: PhraseIndex, *, share
     if fitting:
         return max(fitting, key=lambda c: (round(name_fit(index, c, members), 9), -fitting.index(c)))
     options += singles
+    if not any(coverage(index, c, members) >= FLOOR for c in options):
+        options += [c for c in vague if is_phrase(c) or not is_modifier(c, modifiers)]
     if not options:  # only modifiers ("causal"): the caller falls back
         return None
     return max(options, key=lambda c: (round(coverage(index, c, members), 9), -options.index(c)))
@@ -635,6 +648,15 @@ def is_broad(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
     or its plural (:func:`is_broad_plural`): one names a group only where nothing else
     reaches :data:`FLOOR`, and only an area (:func:`area_names`) can take the singular."""
     return term in NOT_ALONE_TERMS or is_broad_plural(term, modifiers)
+
+
+def is_vague(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
+    """A word or phrase that authors write in many papers and almost never choose as a
+    keyword ("gap", "parameters", "downstream tasks": :mod:`topics.naming.keyphrases`,
+    over the author keywords the package ships): it names a group only where nothing else
+    reaches :data:`FLOOR`. Broad words ("image", "graphs") keep their own rule
+    (:func:`is_broad`)."""
+    return not is_broad(term, modifiers) and reference().rejects(term)
 
 
 def is_broad_plural(term: str, modifiers: frozenset[str] = frozenset()) -> bool:
