@@ -96,7 +96,9 @@ topics.figures.topic_map(analysis.documents, analysis.coords)
 # papers use it (`name_coverage`): the best phrase that half of its papers use, else the two
 # phrases that together cover the most, joined by " / " and flagged `mixed` (the topic
 # joins two themes, and its name says so), where that holds for half of them; else the
-# candidate that fits the topic best: used by many of its papers and by few others.
+# candidate that fits the topic best: used by many of its papers and by few others. Words
+# that authors write everywhere but almost never choose as a keyword ("gap", "parameters")
+# name a topic only where nothing else reaches a quarter of its papers.
 
 # %%
 topics.figures.topic_terms(analysis.terms)
