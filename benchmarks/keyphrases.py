@@ -6,7 +6,7 @@ Counts, over every paper of ``../shared/data/bigcorpus.parquet`` that has author
 how many chose each term as a keyword and how many write it in their title or abstract
 (:func:`topics.naming.keyphrases.build`). ``--exclude`` leaves venue-years out, so that the
 names of those venue-years can be scored against their keywords by counts that never saw
-them (``benchmarks/names_keywords.py --keyphrases PATH``).
+them (``benchmarks/names_keywords.py`` does so for the venue-year it scores).
 """
 
 from __future__ import annotations

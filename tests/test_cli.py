@@ -153,6 +153,18 @@ def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, files, a
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("content, message", [(None, "no such file"), (b"not gzip", "not a file of keyphrase counts")])
+def test_keyphrase_counts_that_cannot_be_read_exit_2_before_any_work(tmp_path, monkeypatch, capsys, content, message):
+    counts = tmp_path / "counts.tsv.gz"
+    if content is not None:
+        counts.write_bytes(content)
+    monkeypatch.setenv("TOPICS_KEYPHRASES", str(counts))
+    assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "TOPICS_KEYPHRASES" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_stability_seeds_add_a_table_and_a_summary_sentence(tmp_path, capsys):
     args = ["report", "--backend", "lsa", "-q", "--stability-seeds", "2", "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
     assert main(args) == 0

@@ -620,8 +620,11 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from topics.io.corpus import CorpusError
     from topics.embedding.weights import EmbeddingError
+    from topics.naming.keyphrases import ENVIRON, reference as keyphrases
 
     try:
+        if os.environ.get(ENVIRON):  # other keyphrase counts: a bad path fails now, not after embedding
+            keyphrases()
         return {"evaluate": _evaluate, "assign": _assign, "update": _update}.get(args.command, _report)(args)
     except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
         print(f"topics: error: {exc}", file=sys.stderr)
