@@ -478,3 +478,24 @@ def test_a_word_authors_never_choose_as_a_keyword_names_a_topic_only_where_nothi
     only = topic_names({0: [("gap", 0.9), ("wide", 0.2)], 1: [("robot planning", 0.9)]}, labels, texts, analyzer=PhraseAnalyzer())
     assert only[0] == "gap"
     assert coverage(PhraseIndex(texts), "wide", labels == 0) < FLOOR
+
+
+def test_a_group_already_named_keeps_its_name_and_takes_no_other():
+    from topics.naming.labels import topic_names
+
+    # "agents" is group 0's (12 of its 12 papers) and group 1's only name at the floor (4
+    # of 8); named first, the larger group takes it. Once group 0 is named otherwise (an
+    # area named in name_groups' first pass), it takes nothing and group 1 has "agents"
+    verbs = "act plan move learn explore wait search adapt cooperate compete trade vote".split()
+    texts = (
+        [f"To {v} in episode {i}: agents." for i, v in enumerate(verbs)]
+        + [f"To {v}, task {i}: agents." for i, v in enumerate(["click buttons", "scroll feeds", "type queries", "read forms"])]
+        + ["Tabular forecasting.", "Sparse trees.", "Image priors.", "Speech codecs."]
+        + [f"Parsing sentences, study {i}." for i in range(40)]
+    )
+    labels = np.array([0] * 12 + [1] * 8 + [2] * 40)
+    terms = {0: [("agents", 0.9)], 1: [("agents", 0.9), ("tabular", 0.5)], 2: [("parsing", 0.9)]}
+    free = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer())
+    assert free[0] == "agents" and free[1] != "agents"
+    fixed = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer(), named={0: "reinforcement learning"})
+    assert fixed[0] == "reinforcement learning" and fixed[1] == "agents"

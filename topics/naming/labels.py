@@ -254,6 +254,7 @@ def topic_names(
     forbidden: Mapping[int, set[str]] | None = None,
     modifiers: frozenset[str] | None = None,
     broad: bool = False,
+    named: Mapping[int, str] | None = None,
 ) -> dict[int, str]:
     """Names for the groups of ``labels`` that hold for their papers.
 
@@ -265,7 +266,9 @@ def topic_names(
 
     ``index`` (a :class:`topics.naming.coverage.PhraseIndex` over ``texts``) counts who
     uses a name; it is built when not given. ``forbidden`` lists, per group, phrases it
-    may not be named by (its area's name, :func:`name_groups`). ``modifiers`` are the
+    may not be named by (its area's name, :func:`name_groups`); ``named`` gives groups
+    whose names are already chosen: they keep them, and no other group takes them.
+    ``modifiers`` are the
     words the corpus uses as modifiers (:func:`topics.naming.terms.modifier_words`,
     counted over ``texts`` when not given): one alone names no group, and it is completed
     by the word that most often follows it in the group ("causal" -> "causal
@@ -303,9 +306,13 @@ def topic_names(
     for t in order:
         completed = (fragments.get(c, c) for c in candidates[t])
         candidates[t] = list(dict.fromkeys(c for c in completed if c is not None))
-    names = _by_coverage(candidates, labels, index, order, forbidden or {}, modifiers)
+    named = dict(named or {})
+    names = _by_coverage(candidates, labels, index, order, forbidden or {}, modifiers, named)
     out = {-1: OUTLIER_NAME} if -1 in terms else {}
     for t in order:
+        if t in named:
+            out[t] = named[t]
+            continue
         members = labels == t
         parts, best = name_parts(names[t]), names[t]
         met = coverage(index, best, members)
@@ -375,7 +382,7 @@ def _trigrams(tokens: Sequence[str], connected: frozenset[str] = frozenset()) ->
 
 def _by_coverage(
     candidates: Mapping[int, Sequence[str]], labels: np.ndarray, index: PhraseIndex, order: Sequence[int],
-    forbidden: Mapping[int, set[str]], modifiers: frozenset[str] = frozenset(),
+    forbidden: Mapping[int, set[str]], modifiers: frozenset[str] = frozenset(), named: Mapping[int, str] | None = None,
 ) -> dict[int, str]:
     """Each group's name chosen by coverage (steps 1-4 of the module's description)."""
     codes = {t: i for i, t in enumerate(order)}
@@ -410,9 +417,11 @@ def _by_coverage(
         outside = (int(index.uses(name).sum()) - n) / max(corpus_size - size, 1)
         return n / max(size, 1) >= MIN_LIFT * outside
 
-    names: dict[int, str] = {}
-    taken: set[str] = set()
+    names: dict[int, str] = dict(named or {})
+    taken: set[str] = {p for name in names.values() for p in name_parts(name)}
     for t in order:
+        if t in names:
+            continue
         members = code == codes[t]
         banned = {phrase_key(p) for p in forbidden.get(t, ())}
 
@@ -734,13 +743,15 @@ def area_names(
     forbidden: Mapping[int, set[str]] | None = None,
     outlier_name: str = OUTLIER_NAME,
     modifiers: frozenset[str] | None = None,
+    named: Mapping[int, str] | None = None,
 ) -> dict[int, str]:
     """A name per area, chosen like a topic's (:func:`topic_names`) from c-TF-IDF terms
     over the areas (:func:`class_terms`): with fewer, larger groups the distinctive
     phrases are broader ("language models" over "jailbreak attacks").
 
     ``labels`` are the documents' topics; ``topic_areas_`` maps them to areas;
-    ``forbidden`` lists, per area, phrases it may not be named by.
+    ``forbidden`` lists, per area, phrases it may not be named by; ``named`` gives areas
+    already named (:func:`topic_names`).
     """
     analyzer = analyzer or PhraseAnalyzer()
     areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
@@ -749,7 +760,7 @@ def area_names(
     if not inside.any():
         return names
     terms = class_terms([texts[i] for i in np.flatnonzero(inside)], areas[inside], analyzer)
-    names.update(topic_names(terms, areas, texts, analyzer=analyzer, index=index, forbidden=forbidden, modifiers=modifiers, broad=True))
+    names.update(topic_names(terms, areas, texts, analyzer=analyzer, index=index, forbidden=forbidden, modifiers=modifiers, broad=True, named=named))
     return names
 
 
@@ -771,7 +782,9 @@ def name_groups(
     2. Topics are named (:func:`topic_names`).
     3. The other areas are named without their topics' names, so an area of three small
        topics is not named after one of them ("optimal transport" for an area that
-       also holds long-tailed recognition and clustering).
+       also holds long-tailed recognition and clustering); the areas of step 1 keep
+       their names and take no other (the full lists' "agents" area is not left with
+       "agent" because the reinforcement-learning area took "agents" on the way).
     4. An area whose name so chosen covers less than :data:`FLOOR` of its papers joins
        topics that share no phrase of their own; it is named by its two largest topics
        ("tabular data / transformers", flagged mixed) where that compound covers more.
@@ -804,7 +817,8 @@ def name_groups(
     for t, a in topic_areas_.items():
         if t != -1 and t in topic_names_ and minority(t, a):
             area_forbidden[a] |= set(name_parts(topic_names_[t]))
-    rest = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, forbidden=area_forbidden, modifiers=modifiers)
+    # the areas named in step 1 keep their names and take part no more
+    rest = area_names(topic_areas_, labels, texts, analyzer=analyzer, index=index, forbidden=area_forbidden, modifiers=modifiers, named=broad)
     for a, name in rest.items():
         members = doc_areas == a
         if a == -1:
