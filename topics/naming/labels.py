@@ -268,12 +268,12 @@ def topic_names(
     uses a name; it is built when not given. ``forbidden`` lists, per group, phrases it
     may not be named by (its area's name, :func:`name_groups`); ``named`` gives groups
     whose names are already chosen: they keep them, and no other group takes them.
-    ``modifiers`` are the
-    words the corpus uses as modifiers (:func:`topics.naming.terms.modifier_words`,
-    counted over ``texts`` when not given): one alone names no group, and it is completed
-    by the word that most often follows it in the group ("causal" -> "causal
-    discovery"), as a hyphenated modifier is ("long-tailed recognition"). Label -1 is the
-    outliers' and is named ``"outliers (no topic)"`` when ``terms`` has it. With
+    ``modifiers`` are the words the corpus uses as modifiers
+    (:func:`topics.naming.terms.modifier_words`, counted over ``texts`` when not
+    given): one alone names no group, and it is completed by the word that most often
+    follows it in the group ("causal" -> "causal discovery"), as a hyphenated modifier
+    is ("long-tailed recognition"). Label -1 is the outliers' and is named
+    ``"outliers (no topic)"`` when ``terms`` has it. With
     ``broad`` the groups are areas, which a broad word ("image", "graph": see
     :func:`is_broad`) may name where nothing else reaches :data:`FLOOR` (step 4).
     """
