@@ -841,4 +841,4 @@ def name_groups(
             better = coverage(index, joined, members) >= FLOOR and name_fit(index, joined, members) > name_fit(index, name, members)
         if better:
             rest[a] = joined
-    return topic_names_, {**rest, **broad}
+    return topic_names_, rest  # the areas of step 1 came back unchanged (named=broad)
