@@ -40,7 +40,7 @@ from topics.io import datasets
 from topics.io.corpus import CorpusError, read_corpus
 from topics.pipeline import Analysis, analyze, write_tables
 from topics.report.render import render_report, write_report
-from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
+from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
 from topics.stats.groups import compare_groups
 from topics.stats.trends import compare_years, prevalence
 from topics.store import StoreError, load, save
@@ -59,6 +59,7 @@ __all__ = [
     "EmbeddingCache",
     "EmbeddingError",
     "Groups",
+    "OneGroup",
     "StoreError",
     "Theme",
     "TopicModel",

@@ -27,7 +27,8 @@ DEFAULT_REPORT = Path("reports") / "iclr-2024-vs-2025.html"
 MAX_SEED = 2**32 - 1
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The `topics` command's argument parser (the docs' tests parse every command they show with it)."""
     parser = argparse.ArgumentParser(prog="topics", description="Topic modelling and trend analysis of paper abstracts.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
@@ -605,7 +606,7 @@ def _summary(analysis, written, seconds: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``topics`` console script; returns the exit status."""
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
         from importlib.metadata import version

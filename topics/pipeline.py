@@ -66,6 +66,15 @@ class Analysis:
         new papers (empty otherwise; columns in :func:`topics.update.update`)
     new_papers : after :func:`topics.update.update`, one row per paper it added: where it
         was placed, and whether it is novel (empty otherwise)
+
+    Examples
+    --------
+    >>> isinstance(analysis, topics.Analysis)
+    True
+    >>> len(analysis.documents) == len(analysis.corpus) == len(analysis.embeddings)
+    True
+    >>> analysis.settings["embedding"].startswith("LSA")
+    True
     """
 
     corpus: pd.DataFrame
@@ -180,6 +189,28 @@ def analyze(
         (:mod:`topics.embedding.distributed`, :func:`topics.clustering.runs.on_cluster`);
         default ``None``, this machine. The result is the same either way. An address is
         connected to once for the whole analysis; a ``Client`` given is left open.
+
+    Returns
+    -------
+    topics.Analysis
+        Every table, the fitted model, the comparison and the charts' inputs.
+
+    Raises
+    ------
+    ValueError
+        For years or groups not in the corpus, fewer than two groups to compare, themes
+        asked for a corpus of one year, or embeddings of another length than the corpus.
+    topics.EmbeddingError
+        If the embedding model cannot be resolved or loaded.
+
+    Examples
+    --------
+    >>> corpus = topics.datasets.iclr_sample()
+    >>> analysis = topics.analyze(corpus, embedder="lsa", random_state=0)   # "minilm" by default
+    >>> type(analysis.comparison).__name__
+    'TwoGroups'
+    >>> len(analysis.documents) == len(corpus)
+    True
     """
     timings: dict[str, float] = {}
     backend = get_embedder(embedder, n_texts=len(corpus)) if embeddings is None else None
@@ -429,6 +460,29 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
 
     Returns the paths written, by table name. Where a file cannot be written, the files
     this call wrote before it are removed and the error is raised.
+
+    Parameters
+    ----------
+    analysis
+        The result of :func:`topics.analyze` (or :func:`topics.load`).
+    directory
+        The folder to write into; created if missing.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        The paths written, by table name.
+
+    Raises
+    ------
+    OSError
+        If a file cannot be written (the files this call wrote before it are removed).
+
+    Examples
+    --------
+    >>> written = topics.write_tables(analysis, "tables")
+    >>> sorted(written)[:3]
+    ['area_comparison', 'areas', 'comparison']
     """
     from topics.clustering.tables import TOPIC_COLUMNS
 

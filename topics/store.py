@@ -73,7 +73,16 @@ _LONG_TEXTS = 64
 
 class StoreError(ValueError):
     """A model folder that cannot be saved or loaded; the message names the folder, the
-    file and what is wrong (``topics`` commands print it and exit with status 2)."""
+    file and what is wrong (``topics`` commands print it and exit with status 2).
+
+    Examples
+    --------
+    >>> try:
+    ...     topics.load("no-such-folder")
+    ... except topics.StoreError as exc:
+    ...     print(str(exc).split(":")[0])
+    no-such-folder
+    """
 
 
 def _topics_version() -> str:
@@ -204,6 +213,32 @@ def save(analysis: Analysis, path: str | os.PathLike[str], *, about: Mapping | N
     written beside ``path`` and moved into place at the end, so a failed save leaves no
     half-written folder. An existing saved analysis at ``path`` is replaced; any other
     non-empty folder there is refused. Returns ``path``.
+
+    Parameters
+    ----------
+    analysis
+        The analysis to keep (:func:`topics.analyze`).
+    path
+        A new or empty folder, or one holding a saved analysis (replaced).
+    about
+        JSON values to keep in the manifest (the dataset's description, its caveats).
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    StoreError
+        If ``path`` is a file or a folder holding other files, or a value of the analysis
+        cannot be written without pickle.
+
+    Examples
+    --------
+    >>> folder = topics.save(analysis, "model")
+    >>> (folder / "manifest.json").exists()
+    True
     """
 
     def fill(work: Path) -> None:
@@ -406,6 +441,29 @@ def load(path: str | os.PathLike[str]) -> Analysis:
     Raises :class:`StoreError` with a one-line message for a folder that is not a saved
     analysis, holds a pickle-like file, was written by an incompatible version, or has a
     missing, truncated or changed file.
+
+    Parameters
+    ----------
+    path
+        A folder written by :func:`save` (or ``topics report --save-model``).
+
+    Returns
+    -------
+    topics.Analysis
+        The analysis as it was saved; its model can ``transform`` new papers.
+
+    Raises
+    ------
+    StoreError
+        For a folder that is not a saved analysis, holds a pickle-like file, was written by
+        an incompatible version, or has a missing, truncated or changed file.
+
+    Examples
+    --------
+    >>> folder = topics.save(analysis, "model")
+    >>> again = topics.load(folder)
+    >>> again.topics.equals(analysis.topics)
+    True
     """
     path = Path(path)
     manifest = read_manifest(path)

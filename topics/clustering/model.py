@@ -235,6 +235,15 @@ class TopicModel(BaseEstimator):
         The seeds of the consensus runs.
     bertopic_ : bertopic.BERTopic
         The fitted BERTopic model, for anything this class does not expose.
+
+    Examples
+    --------
+    >>> embeddings = topics.embed_texts(corpus["abstract"].tolist(), "lsa")
+    >>> model = topics.TopicModel(random_state=0).fit(corpus, embeddings)
+    >>> model.labels_.shape == (len(corpus),)
+    True
+    >>> topics.topic_table(model, corpus)[["topic", "label", "n_docs"]].shape[1]
+    3
     """
 
     def __init__(

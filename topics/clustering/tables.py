@@ -50,6 +50,28 @@ def document_table(model: TopicModel, corpus: pd.DataFrame) -> pd.DataFrame:
         the consensus runs in which the paper landed in its topic), ``low_confidence``
         (``confidence`` below :data:`LOW_CONFIDENCE`), ``area`` (-1 for outliers),
         ``area_label``, then the corpus's extra columns, in corpus order.
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+    corpus
+        The corpus the model was fitted on, in the same order.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+    ValueError
+        If ``corpus`` has another number of rows than the model was fitted on.
+
+    Examples
+    --------
+    >>> docs = topics.document_table(analysis.model, corpus)
+    >>> len(docs) == len(corpus)
+    True
+    >>> docs[["doc_id", "topic", "topic_label", "confidence"]].shape[1]
+    4
     """
     _check(model, corpus)
     out = corpus.copy()
@@ -90,6 +112,26 @@ def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.Dat
         ``top_terms`` (comma-separated, best first), ``typical_titles`` (the three
         papers closest to the topic's centroid, ``" | "``-separated: titles, or the
         first words of the abstract where the corpus has no titles; empty for -1).
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+    corpus
+        The corpus the model was fitted on; needed for ``typical_titles`` (empty without).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+
+    Examples
+    --------
+    >>> table = topics.topic_table(analysis.model, corpus)
+    >>> table[["topic", "label", "n_docs", "share"]].shape[1]
+    4
+    >>> round(float(table["share"].sum()), 6)
+    1.0
     """
     _check(model, corpus)
     rows = []
@@ -126,6 +168,24 @@ def area_table(model: TopicModel) -> pd.DataFrame:
         ``area``, ``label``, ``name_coverage``, ``mixed`` (as for topics), ``n_topics``,
         ``n_docs``, ``share`` (of all documents),
         ``topics`` (its topics' names, largest first, ``"; "``-separated).
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+
+    Examples
+    --------
+    >>> areas = topics.area_table(analysis.model)
+    >>> areas.columns[:3].tolist()
+    ['area', 'label', 'name_coverage']
+    >>> int(areas["n_docs"].sum()) == len(corpus)
+    True
     """
     _check(model)
     doc_areas = model.document_areas()
@@ -155,6 +215,22 @@ def term_table(model: TopicModel) -> pd.DataFrame:
     pandas.DataFrame
         ``topic``, ``label``, ``rank`` (1 = best), ``term``, ``weight``; outliers
         excluded.
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+
+    Examples
+    --------
+    >>> terms = topics.term_table(analysis.model)
+    >>> terms.columns.tolist()
+    ['topic', 'label', 'rank', 'term', 'weight']
     """
     _check(model)
     rows = [
@@ -174,6 +250,28 @@ def representative_documents(model: TopicModel, corpus: pd.DataFrame, embeddings
     pandas.DataFrame
         ``topic``, ``rank`` (1 = most central), ``doc_id``, ``year``, ``title``,
         ``abstract``, ``similarity``; outliers excluded.
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+    corpus
+        The corpus the model was fitted on, in the same order.
+    embeddings
+        The embeddings the model was fitted on (``analysis.embeddings``).
+    n
+        How many documents per topic.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+
+    Examples
+    --------
+    >>> reps = topics.representative_documents(analysis.model, corpus, analysis.embeddings, n=2)
+    >>> int(reps.groupby("topic")["rank"].max().max())
+    2
     """
     _check(model, corpus)
     emb = np.asarray(embeddings, dtype=np.float32)
@@ -208,6 +306,23 @@ def topic_similarity(model: TopicModel) -> pd.DataFrame:
     pandas.DataFrame
         ``topic_a``, ``label_a``, ``topic_b``, ``label_b``, ``similarity``; every
         ordered pair, the diagonal included.
+
+    Parameters
+    ----------
+    model
+        A fitted :class:`topics.TopicModel` (``analysis.model``).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``model`` is not fitted.
+
+    Examples
+    --------
+    >>> sim = topics.topic_similarity(analysis.model)
+    >>> same = sim[sim["topic_a"] == sim["topic_b"]]
+    >>> bool((same["similarity"].round(6) == 1).all())
+    True
     """
     _check(model)
     ids = [t for t in model.topics if t != -1]

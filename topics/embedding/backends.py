@@ -78,7 +78,26 @@ BUCKET_STEP = 16
 
 @runtime_checkable
 class Embedder(Protocol):
-    """What :func:`topics.embedding.embed.embed_texts` and :class:`topics.TopicModel` need from an embedding backend."""
+    """What :func:`topics.embedding.embed.embed_texts` and :class:`topics.TopicModel` need from an embedding backend.
+
+    A backend is any object with a ``name``, a ``fingerprint()`` (a string that changes
+    whenever its vectors would, or ``None`` for a backend fitted to each corpus, which is
+    never cached) and ``encode(texts)`` returning one row per text.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Lengths:
+    ...     name = "lengths"
+    ...     def fingerprint(self):
+    ...         return "lengths-v1"
+    ...     def encode(self, texts, show_progress=False):
+    ...         return np.array([[len(t), t.count(" ") + 1.0] for t in texts], dtype=np.float32)
+    >>> isinstance(Lengths(), topics.Embedder)
+    True
+    >>> topics.embed_texts(["a short text", "a longer text than that"], Lengths(), cache=False).shape
+    (2, 2)
+    """
 
     name: str
 
@@ -414,6 +433,37 @@ def get_embedder(
     model and taught to imitate it), ``"lsa"`` or ``"hashing"``.
 
     An object that already satisfies :class:`Embedder` is returned unchanged.
+
+    Parameters
+    ----------
+    backend
+        A backend name (``topics.embedding.backends.BACKENDS``) or an object that satisfies
+        :class:`Embedder`.
+    model
+        For the MiniLM and static backends: a local model folder or name instead of the
+        packaged all-MiniLM-L6-v2.
+    n_texts
+        How many texts will be embedded, when known: ``"minilm"`` embeds fewer than
+        :data:`EXACT_BELOW` texts in exact fp32.
+
+    Returns
+    -------
+    Embedder
+        An object with ``name``, ``fingerprint()`` and ``encode(texts)``; no model is loaded
+        until the first ``encode``.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` names no backend.
+
+    Examples
+    --------
+    >>> embedder = topics.get_embedder("hashing")
+    >>> embedder.encode(["optimal transport", "graph neural networks"]).shape[0]
+    2
+    >>> topics.get_embedder(embedder) is embedder
+    True
     """
     if isinstance(backend, Embedder):
         return backend

@@ -59,6 +59,19 @@ class EmbeddingCache:
     that records another model's fingerprint than its name says (a file copied or
     renamed) is reported as a warning and ignored, so its vectors are recomputed, never
     trusted. (Files written before the fingerprint was recorded are read by their name.)
+
+    Parameters
+    ----------
+    directory
+        The cache folder; default ``$TOPICS_CACHE_DIR``, else ``~/.cache/topics``.
+
+    Examples
+    --------
+    >>> cache = topics.EmbeddingCache("cache")
+    >>> vectors = topics.embed_texts(["optimal transport", "diffusion models"], "hashing", cache=cache)
+    >>> again = topics.embed_texts(["optimal transport", "diffusion models"], "hashing", cache=cache)
+    >>> bool((vectors == again).all())
+    True
     """
 
     def __init__(self, directory: str | os.PathLike[str] | None = None):

@@ -101,6 +101,20 @@ def embed_texts(
     -------
     numpy.ndarray
         ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
+
+    Raises
+    ------
+    ValueError
+        If ``texts`` is empty, ``chunk_size`` or ``$TOPICS_CHUNK_SIZE`` is not a positive
+        integer, or ``embedder`` names no backend.
+    topics.EmbeddingError
+        If the embedding model cannot be resolved or loaded.
+
+    Examples
+    --------
+    >>> vectors = topics.embed_texts(["optimal transport", "diffusion models"], "hashing", cache=False)
+    >>> vectors.shape[0]
+    2
     """
     chunk_size = chunk_size_from_env() if chunk_size is None else chunk_size
     embedder, texts = check_inputs(embedder, texts, chunk_size)

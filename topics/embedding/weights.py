@@ -24,7 +24,13 @@ MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9d
 
 
 class EmbeddingError(RuntimeError):
-    """A model cannot be resolved or loaded; the message says why and what to do."""
+    """A model cannot be resolved or loaded; the message says why and what to do.
+
+    Examples
+    --------
+    >>> issubclass(topics.EmbeddingError, Exception)
+    True
+    """
 
 
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:

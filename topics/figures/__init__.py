@@ -10,6 +10,12 @@ exactly the same figures from the same tables. By what they show:
 * :mod:`topics.figures.style` -- the colours, layout and escaping they share.
 
 Every figure function is also importable from here (``topics.figures.topic_map``).
+
+Examples
+--------
+>>> fig = topics.figures.prevalence_shift(analysis.comparison)
+>>> type(fig).__name__
+'Figure'
 """
 
 from topics.figures.changes import prevalence_shift, significance_plot

@@ -85,7 +85,16 @@ def _year_rule() -> str:
 
 
 class CorpusError(ValueError):
-    """An input file cannot be read as a corpus; the message names the file and the fix."""
+    """An input file cannot be read as a corpus; the message names the file and the fix.
+
+    Examples
+    --------
+    >>> try:
+    ...     topics.read_corpus("no-such-file.csv")
+    ... except topics.CorpusError as exc:
+    ...     print("no-such-file.csv" in str(exc))
+    True
+    """
 
 
 def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool = True) -> pd.DataFrame:
@@ -105,6 +114,21 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
     pandas.DataFrame
         The corpus: columns :data:`CORPUS_COLUMNS` then any extra table columns, one
         row per abstract, in input order, with a fresh ``RangeIndex``.
+
+    Raises
+    ------
+    topics.CorpusError
+        For a missing, empty or unreadable file, a table without ``abstract`` or ``year``,
+        a bad year, a repeated ``id``: the message names the file and the fix.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pd.DataFrame({"title": ["A", "B"], "abstract": ["One abstract.", "Another one."],
+    ...               "year": [2024, 2025]}).to_csv("papers.csv", index=False)
+    >>> papers = topics.read_corpus("papers.csv")
+    >>> papers[["title", "year"]].values.tolist()
+    [['A', 2024], ['B', 2025]]
     """
     if isinstance(paths, (str, PathLike)):
         paths = [paths]

@@ -4,6 +4,12 @@
   19 from ICLR 2024 and 71 from ICLR 2025, in the paper-list text format.
 * :func:`iclr_full` -- the accepted-paper tables of ICLR 2024 (all 2,260) and
   ICLR 2025 (2,104 of 3,704; a non-random subset, see :data:`FULL_CAVEATS`).
+
+Examples
+--------
+>>> sample = topics.datasets.iclr_sample()
+>>> len(sample), sorted(sample["year"].unique().tolist())
+(90, [2024, 2025])
 """
 
 from __future__ import annotations

@@ -175,6 +175,24 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         :func:`topics.io.datasets.dataset_caveats`).
     dataset
         A short description of the input, for the methods section.
+
+    Returns
+    -------
+    str
+        One self-contained HTML page: plotly.js inlined, no external font or script.
+
+    Raises
+    ------
+    ValueError
+        If the analysis's embeddings do not match its papers (one row per paper), as in an
+        analysis edited by hand; one made by :func:`topics.analyze`, :func:`topics.load` or
+        :func:`topics.update.update` always matches.
+
+    Examples
+    --------
+    >>> html = topics.render_report(analysis, title="ICLR sample")
+    >>> "<title>ICLR sample</title>" in html
+    True
     """
     comparison = analysis.comparison
     by, groups = comparison.by, comparison.groups
@@ -242,7 +260,33 @@ def write_report(
     caveats: tuple[str, ...] = (),
     dataset: str = "",
 ) -> Path:
-    """Render the report (options as in :func:`render_report`) and write it to ``path`` atomically."""
+    """Render the report (options as in :func:`render_report`) and write it to ``path`` atomically.
+
+    Parameters
+    ----------
+    analysis
+        The result of :func:`topics.analyze` (or :func:`topics.load`).
+    path
+        The HTML file to write; missing folders are created.
+    title, caveats, dataset
+        As in :func:`render_report`.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    OSError
+        If ``path`` cannot be written (nothing partial is left).
+
+    Examples
+    --------
+    >>> path = topics.write_report(analysis, "reports/sample.html")
+    >>> path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    True
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     html = render_report(analysis, title=title, caveats=caveats, dataset=dataset)

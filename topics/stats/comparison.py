@@ -52,6 +52,16 @@ class Comparison:
         Documents counted per group (those with a topic unless outliers were counted).
     unit : str
         What a row is: "topic", or "area" for a comparison of areas.
+
+    Examples
+    --------
+    >>> comparison = analysis.comparison           # one of the kinds below
+    >>> isinstance(comparison, topics.Comparison)
+    True
+    >>> sentences = comparison.narrate(areas=analysis.area_comparison)
+    >>> charts = comparison.figures(analysis.prevalence)
+    >>> isinstance(sentences, list) and isinstance(charts, dict)
+    True
     """
 
     kind: ClassVar[str] = ""
@@ -151,7 +161,21 @@ def _lean_tag(label: str) -> tuple[str, str]:
 @dataclass(frozen=True, eq=False)
 class TwoGroups(Comparison):
     """Two groups: per topic the two shares, their difference with a Newcombe interval,
-    the log-odds z, Fisher's exact test and its Benjamini-Hochberg q, and a direction."""
+    the log-odds z, Fisher's exact test and its Benjamini-Hochberg q, and a direction.
+
+    Attributes
+    ----------
+    table, by, groups, sizes, unit
+        As in :class:`Comparison`.
+
+    Examples
+    --------
+    >>> comparison = topics.compare_groups(analysis.documents, by="year")
+    >>> type(comparison).__name__, comparison.groups
+    ('TwoGroups', (2024, 2025))
+    >>> {"diff_pp", "ci_low_pp", "ci_high_pp", "q_value", "direction"} <= set(comparison.table.columns)
+    True
+    """
 
     kind: ClassVar[str] = "two_groups"
     overview_key: ClassVar[str] = "shift"
@@ -242,6 +266,24 @@ class Trend(Comparison):
 
     ``scores`` are the groups' positions on the axis (the years themselves, or 0, 1, 2
     for groups that are not numbers) and ``step`` names one unit of it ("year" or "step").
+
+    Attributes
+    ----------
+    table, by, groups, sizes, unit
+        As in :class:`Comparison`.
+    scores
+        The groups' positions on the axis.
+    step
+        One unit of that axis: "year" or "step".
+
+    Examples
+    --------
+    >>> docs = analysis.documents.assign(year=[2021 + i % 3 for i in range(len(analysis.documents))])
+    >>> trend = topics.compare_groups(docs, by="year")
+    >>> type(trend).__name__, trend.step
+    ('Trend', 'year')
+    >>> {"slope_pp", "q_value", "trend"} <= set(trend.table.columns)
+    True
     """
 
     kind: ClassVar[str] = "trend"
@@ -305,7 +347,22 @@ def _burst_text(bursts, topic) -> str:
 @dataclass(frozen=True, eq=False)
 class Groups(Comparison):
     """Three or more unordered groups: per topic Pearson's chi-square test of equal
-    shares, its BH q, and per group the log-odds z against all the others."""
+    shares, its BH q, and per group the log-odds z against all the others.
+
+    Attributes
+    ----------
+    table, by, groups, sizes, unit
+        As in :class:`Comparison`.
+
+    Examples
+    --------
+    >>> docs = analysis.documents.assign(status=["Oral", "Poster", "Spotlight"] * 30)
+    >>> groups = topics.compare_groups(docs, by="status")
+    >>> type(groups).__name__, groups.groups
+    ('Groups', ('Oral', 'Poster', 'Spotlight'))
+    >>> {"chi2", "q_value", "leans"} <= set(groups.table.columns)
+    True
+    """
 
     kind: ClassVar[str] = "groups"
     overview_key: ClassVar[str] = "heatmap"
@@ -340,7 +397,19 @@ class Groups(Comparison):
 class OneGroup(Comparison):
     """One group (a corpus of one year): nothing is compared. Per topic the papers and
     their share of the group with a 95 % Wilson interval, largest first; the summary and
-    the charts describe the topics."""
+    the charts describe the topics.
+
+    Attributes
+    ----------
+    table, by, groups, sizes, unit
+        As in :class:`Comparison`.
+
+    Examples
+    --------
+    >>> one_year = topics.analyze(corpus[corpus["year"] == 2025], embedder="lsa", random_state=0)
+    >>> type(one_year.comparison).__name__, one_year.comparison.compares
+    ('OneGroup', False)
+    """
 
     kind: ClassVar[str] = "one_group"
     overview_key: ClassVar[str] = "sizes"

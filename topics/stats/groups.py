@@ -351,6 +351,19 @@ def compare_groups(
 
         Each also holds ``by``, ``groups`` (in order) and ``sizes`` (documents counted
         per group); a trend also ``scores`` and ``step`` ("year" or "step").
+
+    Raises
+    ------
+    ValueError
+        If ``by`` is not a column, fewer than two groups are present or named, a named group
+        is absent or repeated, or (trends) a tiny year far from the others would set the
+        trend's spacing.
+
+    Examples
+    --------
+    >>> by_year = topics.compare_groups(analysis.documents, by="year")
+    >>> type(by_year).__name__, by_year.sizes[2024] > 0
+    ('TwoGroups', True)
     """
     if "topic" not in documents.columns:
         raise ValueError("documents table lacks column topic")

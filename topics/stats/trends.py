@@ -251,6 +251,17 @@ def prevalence(documents: pd.DataFrame, *, by: str = "year", include_outliers: b
         ``<by>_total`` (the denominator: ``year_total`` by default), ``share`` (0-1),
         ``ci_low``, ``ci_high`` (95 % Wilson interval of the share),
         ``outliers_counted``. Sorted by group, then topic; ``attrs["by"]`` is ``by``.
+
+    Raises
+    ------
+    ValueError
+        If the table lacks ``topic`` or ``by``, or no document has a topic.
+
+    Examples
+    --------
+    >>> shares = topics.prevalence(analysis.documents)
+    >>> shares.groupby("year")["share"].sum().round(6).tolist()
+    [1.0, 1.0]
     """
     _check_documents(documents, by)
     if by in ("topic", "label", "n_docs", "share", "ci_low", "ci_high", "outliers_counted"):
@@ -301,15 +312,26 @@ def compare_years(
 
     Returns
     -------
-    pandas.DataFrame
-        One row per topic, sorted by ``z`` (largest growth first): ``topic``, ``label``,
+    topics.TwoGroups
+        Its ``table``: one row per topic, sorted by ``z`` (largest growth first): ``topic``, ``label``,
         ``n_<a>``, ``n_<b>``, ``share_<a>``, ``share_<b>`` (0-1), ``diff_pp``
         (``share_b - share_a`` in percentage points), ``ci_low_pp``, ``ci_high_pp``
         (95 % Newcombe hybrid score interval), ``z`` (log-odds z-score, informative
         Dirichlet prior), ``p_value`` (two-sided Fisher exact test), ``q_value``
         (Benjamini-Hochberg over topics), ``direction`` ("grew", "shrank" or
-        "no clear change"), ``outliers_counted``, as the ``table`` of a
-        :class:`~topics.stats.comparison.TwoGroups` by year.
+        "no clear change"), ``outliers_counted``.
+
+    Raises
+    ------
+    ValueError
+        If a year is not in the table, both years are the same, only one is given, or the
+        table holds other than two years and none are named.
+
+    Examples
+    --------
+    >>> table = topics.compare_years(analysis.documents, 2024, 2025).table
+    >>> {"share_2024", "share_2025", "diff_pp", "q_value", "direction"} <= set(table.columns)
+    True
     """
     _check_documents(documents)
     year_a, year_b = pick_years(documents, year_a, year_b)

@@ -33,6 +33,13 @@ class Theme:
     examples
         Paper ids or exact titles of papers that belong to it; they are members and
         positives.
+
+    Examples
+    --------
+    >>> theme = topics.Theme("optimal transport", phrases=("Wasserstein distance",))
+    >>> tracked = topics.analyze(corpus, embedder="lsa", themes=[theme, "self-supervised learning"])
+    >>> tracked.themes.summary["theme"].tolist()
+    ['optimal transport', 'self-supervised learning']
     """
 
     name: str
