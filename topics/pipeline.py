@@ -47,25 +47,41 @@ class Analysis:
 
     Attributes
     ----------
-    corpus : the validated corpus frame (:mod:`topics.io.corpus`)
-    embeddings : (n_docs, dim) array, one row per corpus row
-    model : the fitted :class:`topics.TopicModel`
-    coords : (n_docs, 2) UMAP layout for the topic map
-    documents, topics, areas, terms, representatives, similarity : tables from :mod:`topics.clustering.tables`
-    prevalence : :func:`topics.stats.trends.prevalence` by the grouping, over the compared groups
-    comparison : :func:`topics.stats.groups.compare_groups` by the grouping, per topic: a
+    corpus : pandas.DataFrame
+        The validated corpus frame (:mod:`topics.io.corpus`).
+    embeddings : numpy.ndarray
+        (n_docs, dim), one row per corpus row.
+    model : topics.TopicModel
+        The fitted model.
+    coords : numpy.ndarray
+        (n_docs, 2) UMAP layout for the topic map.
+    documents, topics, areas, terms, representatives, similarity : pandas.DataFrame
+        Tables from :mod:`topics.clustering.tables`.
+    prevalence : pandas.DataFrame
+        :func:`topics.stats.trends.prevalence` by the grouping, over the compared groups.
+    comparison : topics.Comparison
+        :func:`topics.stats.groups.compare_groups` by the grouping, per topic: a
         :class:`~topics.stats.comparison.Comparison` of one of three kinds (two groups, a
-        trend over three or more years, or unordered groups) with its ``table``
-    area_comparison : the same comparison per area (areas group topics)
-    stability : :func:`topics.stats.stability.seed_stability` over ``stability_seeds`` (empty without)
-    bursts : :func:`topics.stats.bursts.detect_bursts` over the years for trends (empty otherwise)
-    themes : :func:`topics.themes.tracking.track` over the ``themes`` asked for (``None`` without)
-    settings : embedding backend, seed, grouping, years, parameters -- what the methods section states
-    timings : seconds per stage
-    new_topics : after :func:`topics.update.update`, the candidate new topics found among the
-        new papers (empty otherwise; columns in :func:`topics.update.update`)
-    new_papers : after :func:`topics.update.update`, one row per paper it added: where it
-        was placed, and whether it is novel (empty otherwise)
+        trend over three or more years, or unordered groups) with its ``table``; a
+        :class:`~topics.stats.comparison.OneGroup` for a corpus of one year.
+    area_comparison : topics.Comparison
+        The same comparison per area (areas group topics).
+    stability : pandas.DataFrame
+        :func:`topics.stats.stability.seed_stability` over ``stability_seeds`` (empty without).
+    bursts : pandas.DataFrame
+        :func:`topics.stats.bursts.detect_bursts` over the years for trends (empty otherwise).
+    themes : topics.themes.tracking.ThemeTracking or None
+        :func:`topics.themes.tracking.track` over the ``themes`` asked for (``None`` without).
+    settings : dict
+        Embedding backend, seed, grouping, years, parameters: what the methods section states.
+    timings : dict
+        Seconds per stage.
+    new_topics : pandas.DataFrame
+        After :func:`topics.update.update`, the candidate new topics found among the
+        new papers (empty otherwise; columns in :func:`topics.update.update`).
+    new_papers : pandas.DataFrame
+        After :func:`topics.update.update`, one row per paper it added: where it
+        was placed, and whether it is novel (empty otherwise).
 
     Examples
     --------
