@@ -59,6 +59,7 @@ from topics.naming.terms import PhraseAnalyzer
 from topics.pipeline import Analysis, build_tables
 from topics.stats.groups import check_group_sizes
 from topics.text import clean_for_terms
+from topics.vectors import unit_rows
 
 __all__ = ["NEW_PAPER_COLUMNS", "NEW_TOPIC_COLUMNS", "candidate_topics", "update"]
 
@@ -70,18 +71,13 @@ NEW_TOPIC_COLUMNS = [*TOPIC_COLUMNS[:TOPIC_COLUMNS.index("n_docs") + 1], "tightn
 NEW_PAPER_COLUMNS = ["doc_id", "year", "title", "topic", "topic_label", "confidence", "similarity", "nearest_topic", "novel", "new_topic"]
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-
-
 def _own_similarity(x: np.ndarray) -> np.ndarray:
     """Each row's cosine to the mean of the other rows (its group's centre without it)."""
     if len(x) < 2:
         return np.full(len(x), -np.inf)
     raw = np.asarray(x, dtype=np.float64)
     rest = raw.sum(axis=0) - raw
-    return np.einsum("ij,ij->i", _unit(raw), _unit(rest))
+    return np.einsum("ij,ij->i", unit_rows(raw, dtype=np.float64), unit_rows(rest, dtype=np.float64))
 
 
 def candidate_topics(
@@ -333,7 +329,7 @@ def _extend(model, texts: list[str], embeddings: np.ndarray, topics: np.ndarray,
     if (topics == -1).any() and -1 not in names:  # the first outliers among the papers
         names[-1], areas[-1] = OUTLIER_NAME, -1
         area_names.setdefault(-1, OUTLIER_NAME)
-        centroids[-1] = _unit(embeddings[topics == -1].mean(axis=0, keepdims=True))[0].astype(dtype)
+        centroids[-1] = unit_rows(embeddings[topics == -1].mean(axis=0, keepdims=True), dtype=np.float64)[0].astype(dtype)
     if ids:
         fit_labels = new.labels_[reference]
         analyzer = PhraseAnalyzer(acronyms=model.acronyms_)
@@ -343,12 +339,12 @@ def _extend(model, texts: list[str], embeddings: np.ndarray, topics: np.ndarray,
         named = topic_names({t: ranked.get(t, []) for t in ids}, fit_labels, new.fit_texts_, analyzer=analyzer, index=index,
                             forbidden=dict.fromkeys(ids, old_phrases))
         old_ids = np.array([t for t in model.topic_embeddings_ if t != -1])
-        old_centroids = _unit(np.stack([model.topic_embeddings_[t] for t in old_ids]))
+        old_centroids = unit_rows(np.stack([model.topic_embeddings_[t] for t in old_ids]), dtype=np.float64)
         for t in ids:
             members = new.labels_ == t
             names[t] = named[t]
             terms[t] = ranked.get(t, [])[: model.top_n_terms]
-            centroids[t] = _unit(new.embeddings_[members].mean(axis=0, keepdims=True))[0].astype(dtype)
+            centroids[t] = unit_rows(new.embeddings_[members].mean(axis=0, keepdims=True), dtype=np.float64)[0].astype(dtype)
             name_coverage[t] = coverage(index, named[t], fit_labels == t)
             mixed[t] = len(name_parts(named[t])) > 1
             areas[t] = int(model.topic_areas_[int(old_ids[np.argmax(old_centroids @ centroids[t])])])

@@ -47,6 +47,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.vectors import unit_rows
 
 __all__ = [
     "BACKENDS",
@@ -216,8 +217,7 @@ class SentenceTransformerEmbedder:
             return vectors
         pooled = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
         np.add.at(pooled, owner, vectors)
-        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return pooled.astype(np.float32)
+        return unit_rows(pooled).astype(np.float32)
 
     def _windows(self, texts: list[str]) -> tuple[list[str], np.ndarray]:
         """Each text, or for a text longer than the model reads, its overlapping windows;
