@@ -194,6 +194,16 @@ def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, row
     return np.einsum("ik,ikd->id", w / w.sum(axis=1, keepdims=True), np.asarray(values, dtype=np.float64)[neighbors[rows]])
 
 
+def place_values(values: np.ndarray, among: np.ndarray, embeddings: np.ndarray, *, n_neighbors: int) -> np.ndarray:
+    """``values`` (one row per row of ``among``: map or UMAP coordinates) for the rows of
+    ``embeddings``: the similarity-weighted mean over their ``n_neighbors`` nearest rows of
+    ``among`` (:func:`spread`), so that the rows of ``among`` stay where they are. In the
+    dtype of ``values``."""
+    k = min(n_neighbors, len(among))
+    indices, distances = nearest_neighbors(embeddings, n_neighbors=k, among=np.asarray(among, dtype=np.float32))
+    return spread(values, indices, distances, np.arange(len(embeddings))).astype(np.asarray(values).dtype)
+
+
 def extend_values(values: np.ndarray, landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """Rows of ``values`` (one per landmark) for every document of a :func:`landmark_graph`:
     the landmarks keep theirs, every other document gets :func:`spread` of its landmarks'."""
