@@ -53,11 +53,13 @@ RESULTS = HERE / "results"
 PY = sys.executable
 
 
-def child(code: str, env: dict | None = None) -> dict:
-    """Run ``code`` in a fresh interpreter; return its wall and CPU time, its own peak RSS and JSON output."""
+def child(code: str | list[str], env: dict | None = None) -> dict:
+    """Run ``code`` in a fresh interpreter (a string of code, or a list of arguments: a script
+    and its options); return its wall and CPU time, its own peak RSS and JSON output."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([PY, "-c", code], stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        argv = [PY, *code] if isinstance(code, list) else [PY, "-c", code]
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, env={**os.environ, **(env or {})})
         _, status, usage = os.wait4(proc.pid, 0)  # this child's rusage alone
         wall = time.perf_counter() - start
         out.seek(0)

@@ -26,8 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -37,7 +35,6 @@ from run import child, write_block  # benchmarks/run.py: one subprocess runner a
 HERE = Path(__file__).resolve().parent
 DATA = HERE / ".work" / "scale"
 RESULTS = HERE / "results"
-PY = sys.executable
 SIZES = (4_364, 20_000, 100_000)
 
 
@@ -74,11 +71,11 @@ def corpus_path(n: int) -> Path:
 
 def _keys(n: int) -> list[str]:
     """Cache keys of the ``n`` corpus: the hashes of what ``analyze`` embeds ("title. abstract")."""
+    from topics.embedding.cache import text_key
     from topics.io.corpus import read_corpus
-    from topics.embedding.backends import _text_key
     from topics.pipeline import embedding_texts
 
-    return [_text_key(t) for t in embedding_texts(read_corpus(corpus_path(n)))]
+    return [text_key(t) for t in embedding_texts(read_corpus(corpus_path(n)))]
 
 
 def cached_vectors(n: int, cache_dir) -> "np.ndarray":
@@ -111,17 +108,17 @@ def embed(n: int, chunk_size: int) -> None:
     """Embed the ``n`` corpus into the normal cache, resumably; log throughput."""
     import logging
 
-    from topics.io.corpus import read_corpus
-    from topics.embedding.cache import EmbeddingCache
+    from topics.embedding.backends import get_embedder
+    from topics.embedding.cache import EmbeddingCache, missing_keys
     from topics.embedding.embed import embed_texts
-    from topics.embedding.backends import get_embedder, _missing_keys
+    from topics.io.corpus import read_corpus
     from topics.pipeline import embedding_texts
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     corpus = read_corpus(corpus_path(n))
     texts = embedding_texts(corpus)
     embedder = get_embedder("minilm")
-    _, missing = _missing_keys(texts, EmbeddingCache().load(embedder.fingerprint()))
+    _, missing = missing_keys(texts, EmbeddingCache().load(embedder.fingerprint()))
     start = time.perf_counter()
     embed_texts(texts, embedder, cache=True, show_progress=True, chunk_size=chunk_size)
     seconds = time.perf_counter() - start
@@ -175,84 +172,132 @@ def synthetic_cache(n: int, *, noise: float = 0.0086, seed: int = 0) -> None:
     print(json.dumps(info))
 
 
-STAGES = """
-import json, os, resource, time
-t, cpu, rss = {{}}, {{}}, {{}}
-def workers_peak_rss():
-    # peak RSS (VmHWM) of each live worker process of this one (the consensus runs' pool)
+def _workers_peak_rss() -> list[float]:
+    """Peak RSS (VmHWM, MiB) of each live worker process of this one (the consensus runs' pool)."""
     import psutil
+
     peaks = []
     for p in psutil.Process().children(recursive=True):
         try:
-            with open(f"/proc/{{p.pid}}/status") as fh:
+            with open(f"/proc/{p.pid}/status") as fh:
                 peaks += [int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM")]
         except OSError:
             pass
     return peaks
-def done(stage, seconds, cpu_seconds):
-    t[stage], cpu[stage] = seconds, cpu_seconds
-    rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-def clock():
-    return time.perf_counter(), time.process_time()
-def since(start):
-    return time.perf_counter() - start[0], time.process_time() - start[1]
-s = clock()
-import hdbscan, umap, bertopic, topics, topics.clustering.model as tm, topics.report.render
-from topics.io.corpus import read_corpus
-from topics.embedding.backends import embed_texts, get_embedder
-from topics.text import clean_for_terms
-done("imports", *since(s))
-spans = {{}}
-def timed(owner, attr, label):
+
+
+class _Clock:
+    """Wall and CPU seconds of each stage, and the process's peak RSS after it."""
+
+    def __init__(self):
+        self.wall, self.cpu, self.rss = {}, {}, {}
+
+    @staticmethod
+    def now() -> tuple[float, float]:
+        return time.perf_counter(), time.process_time()
+
+    @staticmethod
+    def since(start: tuple[float, float]) -> tuple[float, float]:
+        return time.perf_counter() - start[0], time.process_time() - start[1]
+
+    def done(self, stage: str, seconds: float, cpu_seconds: float | None) -> None:
+        import resource
+
+        self.wall[stage], self.cpu[stage] = seconds, cpu_seconds
+        self.rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _wrap(owner, attr: str, label: str, spans: dict) -> None:
+    """Time every call of ``owner.attr`` into ``spans[label]`` (wall and CPU seconds)."""
     original = getattr(owner, attr)
+
     def wrapper(*args, **kwargs):
-        start = clock()
+        start = _Clock.now()
         try:
             return original(*args, **kwargs)
         finally:
-            spans.setdefault(label, []).append(since(start))
-    setattr(owner, attr, wrapper)
-import topics.clustering.neighbors, topics.clustering.consensus, topics.pipeline
-timed(topics.clustering.neighbors, "nearest_neighbors", "neighbours")
-timed(topics.clustering.consensus, "_parallel_runs", "runs")
-timed(tm.TopicModel, "_set_topics", "naming")
-timed(topics.pipeline, "map_coordinates", "map")
-s = clock(); corpus = read_corpus("{corpus}"); done("reading", *since(s))
-import sys; sys.path.insert(0, "{here}"); import scale
-embedder = get_embedder("minilm")
-s = clock(); emb = scale.cached_vectors(len(corpus), "{cache}"); done("embedding (read from the cache)", *since(s))
-s = clock(); a = topics.analyze(corpus, embeddings=emb, random_state=0); total = since(s)
-def total_of(label):
-    return tuple(sum(x) for x in zip(*spans[label])) if spans.get(label) else (0.0, 0.0)
-mapping, runs = total_of("map"), total_of("runs")
-graph, naming = total_of("neighbours"), total_of("naming")
-done("neighbour graphs (exact)", *graph)
-done(f"consensus runs ({{a.model.n_runs}} UMAP runs x 4 HDBSCAN readings, in worker processes)", runs[0], None)
-done("naming", *naming)
-done("co-association, Leiden, c-TF-IDF, bookkeeping (rest of the fit)", a.timings["topics"] - graph[0] - runs[0] - naming[0], None)
-done("map layout (UMAP 2-D)", a.timings["map"], mapping[1])
-done("statistics and tables", a.timings["tables"], None)
-s = clock(); topics.write_report(a, "{out}/scale.html"); done("charts and report", *since(s))
-print(json.dumps({{"stages_s": t, "stages_cpu_s": cpu, "peak_rss_mib_after": rss, "embedding": embedder.name, "n_docs": len(corpus),
-                  "analyze_s": total[0], "analyze_cpu_s": total[1],
-                  "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
-                  "html_mib": os.path.getsize("{out}/scale.html") / 2**20, "params": a.model.params_, "landmarks": 0 if a.model.landmarks_ is None else len(a.model.landmarks_),
-                  "workers_peak_rss_mib": workers_peak_rss()}}))
-"""
+            spans.setdefault(label, []).append(_Clock.since(start))
 
-REPORT = """
-import json, os
-from topics.cli import main
-code = main(["report", "{corpus}", "-q", "--cache-dir", "{cache}", "-o", "{out}/r.html", "--tables", "{out}/t"])
-print(json.dumps({{"exit": code, "html_mib": os.path.getsize("{out}/r.html") / 2**20}}))
-"""
+    setattr(owner, attr, wrapper)
+
+
+def measure_stages(corpus: Path, cache: Path, out: Path) -> dict:
+    """One in-process ``analyze`` and report of ``corpus`` with its MiniLM vectors read from
+    ``cache``, timed per stage (run it in a fresh process: :func:`run_size`)."""
+    clock = _Clock()
+    start = clock.now()
+    import bertopic  # noqa: F401 - the imports a run pays for, timed together
+    import hdbscan  # noqa: F401
+    import umap  # noqa: F401
+
+    import topics
+    import topics.clustering.consensus
+    import topics.clustering.model
+    import topics.clustering.neighbors
+    import topics.pipeline
+    import topics.report.render  # noqa: F401
+    from topics.embedding.backends import get_embedder
+    from topics.io.corpus import read_corpus
+
+    clock.done("imports", *clock.since(start))
+    spans: dict[str, list] = {}
+    _wrap(topics.clustering.neighbors, "nearest_neighbors", "neighbours", spans)
+    _wrap(topics.clustering.consensus, "_parallel_runs", "runs", spans)
+    _wrap(topics.clustering.model.TopicModel, "_set_topics", "naming", spans)
+    _wrap(topics.pipeline, "map_coordinates", "map", spans)
+    start = clock.now()
+    papers = read_corpus(corpus)
+    clock.done("reading", *clock.since(start))
+    embedder = get_embedder("minilm")
+    start = clock.now()
+    emb = cached_vectors(len(papers), cache)
+    clock.done("embedding (read from the cache)", *clock.since(start))
+    start = clock.now()
+    a = topics.analyze(papers, embeddings=emb, random_state=0)
+    total = clock.since(start)
+    _fit_stages(clock, spans, a)
+    start = clock.now()
+    topics.write_report(a, out / "scale.html")
+    clock.done("charts and report", *clock.since(start))
+    return {"stages_s": clock.wall, "stages_cpu_s": clock.cpu, "peak_rss_mib_after": clock.rss, "embedding": embedder.name,
+            "n_docs": len(papers), "analyze_s": total[0], "analyze_cpu_s": total[1],
+            "n_topics": int((a.topics["topic"] != -1).sum()), "outlier_share": a.model.outlier_share_,
+            "html_mib": os.path.getsize(out / "scale.html") / 2**20, "params": a.model.params_,
+            "landmarks": 0 if a.model.landmarks_ is None else len(a.model.landmarks_), "workers_peak_rss_mib": _workers_peak_rss()}
+
+
+def _fit_stages(clock: _Clock, spans: dict, a) -> None:
+    """The stages inside ``analyze``, from the timed calls in ``spans`` and ``a.timings``."""
+    def total_of(label):
+        return tuple(sum(x) for x in zip(*spans[label])) if spans.get(label) else (0.0, 0.0)
+
+    mapping, runs, graph, naming = (total_of(label) for label in ("map", "runs", "neighbours", "naming"))
+    clock.done("neighbour graphs (exact)", *graph)
+    clock.done(f"consensus runs ({a.model.n_runs} UMAP runs x 4 HDBSCAN readings, in worker processes)", runs[0], None)
+    clock.done("naming", *naming)
+    clock.done("co-association, Leiden, c-TF-IDF, bookkeeping (rest of the fit)", a.timings["topics"] - graph[0] - runs[0] - naming[0], None)
+    clock.done("map layout (UMAP 2-D)", a.timings["map"], mapping[1])
+    clock.done("statistics and tables", a.timings["tables"], None)
+
+
+def report_command(corpus: Path, cache: Path, out: Path) -> dict:
+    """``topics report`` of ``corpus`` with ``cache`` (run it in a fresh process: :func:`run_size`)."""
+    from topics.cli import main
+
+    code = main(["report", str(corpus), "-q", "--cache-dir", str(cache), "-o", str(out / "r.html"), "--tables", str(out / "t")])
+    return {"exit": code, "html_mib": os.path.getsize(out / "r.html") / 2**20}
+
+
+def _in_child(command: str, n: int, cache: Path, out: str) -> list[str]:
+    """The arguments that run ``command`` of this script on the ``n`` corpus in a fresh process (:func:`run.child`)."""
+    return [str(Path(__file__).resolve()), command, "--n", str(n), "--cache", str(cache), "--out", str(out)]
 
 
 def run_size(n: int, cache: Path, label: str, report: bool) -> dict:
     with tempfile.TemporaryDirectory() as out:
-        result = {"stages": child(STAGES.format(corpus=corpus_path(n), cache=cache, out=out, here=HERE))}
+        result = {"stages": child(_in_child("stages", n, cache, out))}
         if report:
-            result["report"] = child(REPORT.format(corpus=corpus_path(n), cache=cache, out=out))
+            result["report"] = child(_in_child("report", n, cache, out))
     result.update(n=n, cache=label)
     print(json.dumps(result))
     return result
@@ -268,40 +313,47 @@ def cold_and_warm(n: int) -> dict:
     result = {"n": n, "cache": str(cache.relative_to(HERE))}
     with tempfile.TemporaryDirectory() as out:
         for label in ("cold", "warm"):
-            result[label] = child(REPORT.format(corpus=corpus_path(n), cache=cache, out=out))
+            result[label] = child(_in_child("report", n, cache, out))
             print(label, json.dumps(result[label]), flush=True)
     result["embedding_texts_per_s"] = n / (result["cold"]["wall_s"] - result["warm"]["wall_s"])
     return result
 
 
-DASK = """
-import json, time, numpy as np
-from distributed import Client, LocalCluster
-from topics.io.corpus import read_corpus
-from topics.embedding.backends import embed_texts, get_embedder
-from topics.text import clean_for_terms
-texts = [clean_for_terms(t) for t in read_corpus("{corpus}")["abstract"]][:{n}]
-e = get_embedder("minilm"); e.encode(texts[:8])
-s = time.perf_counter(); ref = embed_texts(texts, e, cache=False); single = time.perf_counter() - s
-out = {{"n": len(texts), "single_process": {{"texts_per_s": len(texts) / single}}}}
-for workers in (1, 2):
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, Client(cluster) as client:
-        embed_texts(texts[-16 * workers:], "minilm", cache=False, scheduler=client, chunk_size=8)  # each worker loads the model
-        s = time.perf_counter()
-        v = embed_texts(texts, "minilm", cache=False, scheduler=client, chunk_size={chunk})
-        dt = time.perf_counter() - s
-    cos = (v * ref).sum(1) / np.linalg.norm(v, axis=1) / np.linalg.norm(ref, axis=1)
-    out[f"{{workers}}_workers"] = {{"texts_per_s": len(texts) / dt, "min_cosine": float(cos.min())}}
-out["speedup_2_vs_1_worker"] = out["2_workers"]["texts_per_s"] / out["1_workers"]["texts_per_s"]
-print(json.dumps(out))
-"""
+def dask_embedding(corpus: Path, n: int, chunk: int) -> dict:
+    """Texts per second of MiniLM in this process and on a 1- and a 2-worker LocalCluster
+    (1 thread each), and the least cosine between their vectors and this process's."""
+    import numpy as np
+    from distributed import Client, LocalCluster
+
+    from topics.embedding.backends import get_embedder
+    from topics.embedding.distributed import embed_texts_distributed
+    from topics.embedding.embed import embed_texts
+    from topics.io.corpus import read_corpus
+    from topics.text import clean_for_terms
+
+    texts = [clean_for_terms(t) for t in read_corpus(corpus)["abstract"]][:n]
+    embedder = get_embedder("minilm")
+    embedder.encode(texts[:8])
+    start = time.perf_counter()
+    ref = embed_texts(texts, embedder, cache=False)
+    out = {"n": len(texts), "single_process": {"texts_per_s": len(texts) / (time.perf_counter() - start)}}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, Client(cluster) as client:
+            embed_texts_distributed(texts[-16 * workers:], "minilm", scheduler=client, cache=False, chunk_size=8)  # each worker loads the model
+            start = time.perf_counter()
+            v = embed_texts_distributed(texts, "minilm", scheduler=client, cache=False, chunk_size=chunk)
+            seconds = time.perf_counter() - start
+        cos = (v * ref).sum(1) / np.linalg.norm(v, axis=1) / np.linalg.norm(ref, axis=1)
+        out[f"{workers}_workers"] = {"texts_per_s": len(texts) / seconds, "min_cosine": float(cos.min())}
+    out["speedup_2_vs_1_worker"] = out["2_workers"]["texts_per_s"] / out["1_workers"]["texts_per_s"]
+    return out
 
 
 def dask_throughput(n: int, chunk: int) -> dict:
     """Embedding throughput: one process, a 1-worker and a 2-worker LocalCluster (1 thread each)."""
     import multiprocessing
 
-    result = child(DASK.format(corpus=corpus_path(4_364), n=n, chunk=chunk))
+    result = child([str(Path(__file__).resolve()), "dask-child", "--n", str(n), "--chunk", str(chunk)])
     result["cpu_count"] = multiprocessing.cpu_count()
     with open("/proc/loadavg") as fh:
         result["load_average_after"] = fh.read().split()[:3]
@@ -357,7 +409,7 @@ def update_readme() -> None:
     write_block("<!-- scaling table: benchmarks/scale.py --table -->", "<!-- end of scaling table -->", table().rstrip("\n"))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("data")
@@ -376,8 +428,16 @@ def main() -> None:
     d = sub.add_parser("dask")
     d.add_argument("--n", type=int, default=384)
     d.add_argument("--chunk", type=int, default=32)
+    for name, what in (("stages", "one size's stages"), ("report", "one size's `topics report`")):
+        one = sub.add_parser(name, help=f"{what}, as JSON (what `run` and `cold` start in a fresh process)")
+        one.add_argument("--n", type=int, required=True)
+        one.add_argument("--cache", type=Path, required=True)
+        one.add_argument("--out", type=Path, required=True)
+    dc = sub.add_parser("dask-child", help="the embedding throughputs of `dask`, as JSON (run in a fresh process)")
+    dc.add_argument("--n", type=int, default=384)
+    dc.add_argument("--chunk", type=int, default=32)
     parser.add_argument("--table", action="store_true", help="only rewrite the scaling table in benchmarks/README.md")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.table:
         update_readme()
         print(table())
@@ -395,6 +455,12 @@ def main() -> None:
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / f"scale-{args.n}-cold.json").write_text(json.dumps(result, indent=2) + "\n")
         print(json.dumps(result))
+    elif args.command == "stages":
+        print(json.dumps(measure_stages(corpus_path(args.n), args.cache, args.out)))
+    elif args.command == "report":
+        print(json.dumps(report_command(corpus_path(args.n), args.cache, args.out)))
+    elif args.command == "dask-child":
+        print(json.dumps(dask_embedding(corpus_path(4_364), args.n, args.chunk)))
     elif args.command == "synth-cache":
         synthetic_cache(args.n)
     elif args.command == "run":

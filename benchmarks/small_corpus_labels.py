@@ -15,6 +15,7 @@ areas. Methods: ``consensus`` (``TopicModel(method="consensus")``), ``default``
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -32,6 +33,7 @@ SAMPLES = [("AAAI", 2021, 90, 0), ("AAAI", 2022, 90, 1), ("IJCAI", 2022, 90, 2),
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     from sklearn.metrics import normalized_mutual_info_score
 
     from topics.clustering.hierarchy import ward_topics

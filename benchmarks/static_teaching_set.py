@@ -15,6 +15,7 @@ of CPU to compute them on a 2-core machine if they are not cached).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -24,6 +25,7 @@ DIMS = 256
 
 
 def main() -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     from topics.embedding.backends import get_embedder
     from topics.embedding.embed import embed_texts
     from topics.embedding.teach import read_teaching_set, write_teaching_set

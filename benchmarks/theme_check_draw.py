@@ -24,6 +24,7 @@ stratum's size in the corpus, so population-weighted estimates can be computed.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
@@ -51,6 +52,7 @@ ASK = {"phrase": 12, "similar": 14, "adjacent": 8, "random": 6}
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     rng = np.random.default_rng(SEED)
     corpus = topics.io.datasets.iclr_full()
     text = (corpus["title"] + ". " + corpus["abstract"]).str.lower().str.replace("-", " ", regex=False)

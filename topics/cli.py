@@ -134,10 +134,9 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     parser.add_argument("--dataset", choices=["sample", "full"], default=None,
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
-    parser.add_argument("--backend", choices=BACKENDS, default="minilm",
-                        help="embedding backend: minilm (all-MiniLM-L6-v2, bf16 where the CPU has it natively, default), "
-                             "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once and taught to imitate it on the "
-                             "bundled abstracts: hundreds of times faster, less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
+    default = "minilm"
+    parser.add_argument("--backend", choices=BACKENDS, default=default, help="embedding backend: " + ", ".join(
+        f"{b.name} ({b.description}{', default' if b.name == default else ''})" for b in BACKENDS.values()))
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="cache folder: embeddings, and for report the last analyses, which a rerun with the same papers, "
@@ -272,7 +271,7 @@ def _run_assign(args: argparse.Namespace, start: float) -> int:
 def _saved_embedder(model_dir: Path):
     """The manifest's ``about`` of the analysis saved in ``model_dir`` (checked, see
     :func:`topics.store.read_manifest`) and the embedder its papers were embedded with."""
-    from topics.embedding.backends import get_embedder
+    from topics.embedding.backends import saved_embedder
     from topics.store import read_manifest
 
     about = read_manifest(model_dir).get("about", {})
@@ -280,12 +279,10 @@ def _saved_embedder(model_dir: Path):
     if backend is None:
         raise ValueError(f"{model_dir}: the saved analysis does not name its embedding backend; in Python, "
                          "topics.load(...).model.transform(corpus, embeddings) assigns papers you embedded yourself")
-    if backend == "lsa":
-        raise ValueError(f"{model_dir}: fitted with the lsa backend, whose vectors are fitted to each corpus, so new "
-                         "papers cannot be placed in its space; fit with minilm (or hashing) to add papers later")
-    if backend == "minilm" and ":fp32" in str(about.get("fingerprint", "")):  # a small corpus is embedded exactly
-        backend = "minilm-fp32"
-    embedder = get_embedder(backend, model=about.get("model"))
+    try:
+        embedder = saved_embedder(backend, model=about.get("model"), fingerprint=about.get("fingerprint"))
+    except ValueError as exc:
+        raise ValueError(f"{model_dir}: {exc}") from None
     if about.get("fingerprint") and embedder.fingerprint() != about["fingerprint"]:
         logging.getLogger(__name__).warning("the saved analysis was embedded as %s, these papers are embedded as %s",
                                             about["fingerprint"], embedder.fingerprint())

@@ -168,7 +168,8 @@ def analyze(
     corpus
         A corpus frame (:func:`topics.read_corpus`, :func:`topics.io.datasets.iclr_sample`).
     embedder
-        Backend name ("minilm", "minilm-fp32", "lsa") or an :class:`topics.embedding.backends.Embedder`.
+        A backend name (a key of :data:`topics.embedding.backends.BACKENDS`) or an
+        :class:`topics.embedding.backends.Embedder`.
     model
         An unfitted :class:`TopicModel` to use; default ``TopicModel(random_state=...)``.
     embeddings

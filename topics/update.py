@@ -40,25 +40,22 @@ are dropped.
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import logging
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from topics.clustering.assign import NOVELTY_QUANTILE, place_runs
-from topics.clustering.consensus import membership_confidence
+from topics.clustering.assign import NOVELTY_QUANTILE
 from topics.clustering.hierarchy import ward_topics
 from topics.clustering.model import TopicModel, resolve_method
-from topics.clustering.neighbors import nearest_neighbors, spread
+from topics.clustering.neighbors import place_values
 from topics.clustering.tables import TOPIC_COLUMNS
-from topics.naming.coverage import PhraseIndex, coverage, name_parts
-from topics.naming.labels import OUTLIER_NAME, class_terms, topic_names
-from topics.naming.terms import PhraseAnalyzer
 from topics.pipeline import Analysis, build_tables
 from topics.stats.groups import check_group_sizes
-from topics.text import clean_for_terms
+from topics.vectors import unit_rows
 
 __all__ = ["NEW_PAPER_COLUMNS", "NEW_TOPIC_COLUMNS", "candidate_topics", "update"]
 
@@ -70,18 +67,13 @@ NEW_TOPIC_COLUMNS = [*TOPIC_COLUMNS[:TOPIC_COLUMNS.index("n_docs") + 1], "tightn
 NEW_PAPER_COLUMNS = ["doc_id", "year", "title", "topic", "topic_label", "confidence", "similarity", "nearest_topic", "novel", "new_topic"]
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-
-
 def _own_similarity(x: np.ndarray) -> np.ndarray:
     """Each row's cosine to the mean of the other rows (its group's centre without it)."""
     if len(x) < 2:
         return np.full(len(x), -np.inf)
     raw = np.asarray(x, dtype=np.float64)
     rest = raw.sum(axis=0) - raw
-    return np.einsum("ij,ij->i", _unit(raw), _unit(rest))
+    return np.einsum("ij,ij->i", unit_rows(raw, dtype=np.float64), unit_rows(rest, dtype=np.float64))
 
 
 def candidate_topics(
@@ -187,16 +179,63 @@ def update(
         ``settings["update"]`` states the new years, the number of new and novel
         papers, the novelty cut and how candidates were found.
     """
-    model = analysis.model
     embeddings = np.asarray(embeddings, dtype=np.float32)
     _check(analysis, corpus, embeddings)
     timings: dict[str, float] = {}
-    start = time.perf_counter()
-    assigned = model.transform(corpus, embeddings, novelty_quantile=novelty_quantile)
-    cut = float(assigned.attrs["novelty_cut"])
-    timings["assign"] = time.perf_counter() - start
+    with _timed(timings, "assign"):
+        assigned = analysis.model.transform(corpus, embeddings, novelty_quantile=novelty_quantile)
+    with _timed(timings, "candidates"):
+        found = _candidates(analysis.model, corpus, embeddings, assigned, min_cluster_size=min_cluster_size, random_state=random_state)
+    with _timed(timings, "tables"):
+        extended = analysis.model.extend(corpus, embeddings, found.topics)
+        all_corpus = pd.concat([analysis.corpus, corpus], ignore_index=True, sort=False)
+        all_embeddings = np.vstack([np.asarray(analysis.embeddings, dtype=np.float32), embeddings])
+        tables = _year_tables(extended, all_corpus, all_embeddings, include_outliers=bool(analysis.settings.get("include_outliers", False)))
+    _log(analysis, corpus, found)
+    return Analysis(
+        corpus=all_corpus,
+        embeddings=all_embeddings,
+        model=extended,
+        coords=np.vstack([analysis.coords, _place(analysis, embeddings)]),
+        settings=_settings(analysis, corpus, all_corpus, extended, tables, found, novelty_quantile),
+        timings=timings,
+        new_topics=_new_topics(tables["topics"], found),
+        new_papers=_new_papers(tables["documents"].iloc[len(analysis.corpus):], assigned, found),
+        **tables,
+    )
 
+
+@contextlib.contextmanager
+def _timed(timings: dict[str, float], stage: str):
+    """Adds the seconds the ``with`` block takes to ``timings[stage]``."""
     start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What :func:`update` found among the new papers (module docs, step 3)."""
+
+    topics: np.ndarray  # each new paper's topic: the one it was placed in, or its candidate's id
+    novel: np.ndarray  # positions of the novel papers
+    tightness: dict[int, float]  # per candidate's topic id, as :func:`candidate_topics` gives it
+    cut: float  # the novelty cut
+    min_cluster_size: int
+    method: str  # how candidates were found: "ward" or "consensus"
+
+    @property
+    def ids(self) -> list[int]:
+        """The candidates' topic ids."""
+        return list(self.tightness)
+
+
+def _candidates(model, corpus: pd.DataFrame, embeddings: np.ndarray, assigned: pd.DataFrame, *,
+                min_cluster_size: int | None, random_state: int | None) -> _Found:
+    """The candidate new topics among the novel papers, numbered after the largest old topic id."""
+    cut = float(assigned.attrs["novelty_cut"])
     smallest = int(min_cluster_size if min_cluster_size is not None else model.params_["min_cluster_size"])
     seed = int(model.params_["random_state"] if random_state is None else random_state)
     texts = corpus["abstract"].astype(str).tolist()
@@ -208,40 +247,50 @@ def update(
     topics = assigned["topic"].to_numpy(dtype=int).copy()
     in_candidate = groups != -1
     topics[novel[in_candidate]] = first + groups[in_candidate]
-    ids = [first + k for k in range(len(tightness))]
-    timings["candidates"] = time.perf_counter() - start
+    return _Found(topics=topics, novel=novel, tightness={first + k: v for k, v in tightness.items()}, cut=cut,
+                  min_cluster_size=smallest, method=method)
 
-    start = time.perf_counter()
-    extended = _extend(model, texts, embeddings, topics, ids)
-    all_corpus = pd.concat([analysis.corpus, corpus], ignore_index=True, sort=False)
-    all_embeddings = np.vstack([np.asarray(analysis.embeddings, dtype=np.float32), embeddings])
-    years = sorted(int(y) for y in all_corpus["year"].unique())
-    check_group_sizes({y: int((all_corpus["year"] == y).sum()) for y in years}, "year")
-    include_outliers = bool(analysis.settings.get("include_outliers", False))
-    tables = build_tables(extended, all_corpus, all_embeddings, years=years, by="year", include_outliers=include_outliers)
-    timings["tables"] = time.perf_counter() - start
 
-    new_years = sorted(int(y) for y in corpus["year"].unique())
-    documents = tables["documents"]
-    new_topics = tables["topics"][tables["topics"]["topic"].isin(ids)].copy()
-    new_topics.insert(new_topics.columns.get_loc("n_docs") + 1, "tightness", new_topics["topic"].map({first + k: v for k, v in tightness.items()}))
-    part = documents.iloc[len(analysis.corpus):]
-    new_papers = pd.DataFrame({
+def _year_tables(model, corpus: pd.DataFrame, embeddings: np.ndarray, *, include_outliers: bool) -> dict[str, pd.DataFrame]:
+    """The tables of the old and new papers together, compared by year."""
+    years = sorted(int(y) for y in corpus["year"].unique())
+    check_group_sizes({y: int((corpus["year"] == y).sum()) for y in years}, "year")
+    return build_tables(model, corpus, embeddings, years=years, by="year", include_outliers=include_outliers)
+
+
+def _new_topics(topics: pd.DataFrame, found: _Found) -> pd.DataFrame:
+    """The rows of the candidate new topics, with their tightness (``NEW_TOPIC_COLUMNS``)."""
+    new_topics = topics[topics["topic"].isin(found.ids)].copy()
+    new_topics.insert(new_topics.columns.get_loc("n_docs") + 1, "tightness", new_topics["topic"].map(found.tightness))
+    return new_topics.reset_index(drop=True)
+
+
+def _new_papers(part: pd.DataFrame, assigned: pd.DataFrame, found: _Found) -> pd.DataFrame:
+    """One row per new paper (``NEW_PAPER_COLUMNS``), from its rows of the documents table."""
+    return pd.DataFrame({
         "doc_id": part["doc_id"].to_numpy(), "year": part["year"].to_numpy(), "title": part["title"].to_numpy(),
         "topic": part["topic"].to_numpy(), "topic_label": part["topic_label"].to_numpy(), "confidence": part["confidence"].to_numpy(),
         "similarity": assigned["similarity"].to_numpy(), "nearest_topic": assigned["nearest_topic"].to_numpy(),
-        "novel": assigned["novel"].to_numpy(), "new_topic": np.isin(topics, ids),
+        "novel": assigned["novel"].to_numpy(), "new_topic": np.isin(found.topics, found.ids),
     }, columns=NEW_PAPER_COLUMNS)
+
+
+def _log(analysis: Analysis, corpus: pd.DataFrame, found: _Found) -> None:
     dropped = [what for what, there in (("seed stability", len(analysis.stability)), ("themes", analysis.themes is not None)) if there]
     if dropped:
         logger.info("the update keeps no %s: it described the old fit only; refit to compute it again", " and no ".join(dropped))
     logger.info(
         "%d new papers (%s) placed in %d topics; %d novel (similarity to the nearest topic below %.3f); %d candidate new topic%s",
-        len(corpus), ", ".join(map(str, new_years)), sum(t != -1 for t in model.topic_names_), len(novel), cut,
-        len(ids), "" if len(ids) == 1 else "s",
+        len(corpus), ", ".join(map(str, sorted(int(y) for y in corpus["year"].unique()))),
+        sum(t != -1 for t in analysis.model.topic_names_), len(found.novel), found.cut, len(found.ids), "" if len(found.ids) == 1 else "s",
     )
-    comparison = tables["comparison"]
-    settings = {
+
+
+def _settings(analysis: Analysis, corpus: pd.DataFrame, all_corpus: pd.DataFrame, extended, tables: dict, found: _Found,
+              novelty_quantile: float) -> dict:
+    """``analysis.settings`` brought up to date: the years compared, and what the update did (``settings["update"]``)."""
+    documents, comparison = tables["documents"], tables["comparison"]
+    return {
         **analysis.settings,
         "n_documents": len(all_corpus),
         "documents_per_year": {int(y): int(n) for y, n in all_corpus["year"].value_counts().sort_index().items()},
@@ -250,34 +299,23 @@ def update(
         "stability_seeds": [],
         "by": "year",
         "groups": list(comparison.groups),
-        "years": years,
+        "years": sorted(int(y) for y in all_corpus["year"].unique()),
         "documents_per_group": {g: int((documents["year"] == g).sum()) for g in comparison.groups},
         "documents_without_group": 0,
         "groups_per_year": {},
         "groups_year_p_value": None,
         "update": {
-            "years": new_years,
+            "years": sorted(int(y) for y in corpus["year"].unique()),
             "n_documents": len(corpus),
-            "n_novel": len(novel),
-            "novelty_cut": cut,
+            "n_novel": len(found.novel),
+            "novelty_cut": found.cut,
             "novelty_quantile": novelty_quantile,
-            "min_cluster_size": smallest,
-            "method": method,
-            "n_new_topics": len(ids),
+            "min_cluster_size": found.min_cluster_size,
+            "method": found.method,
+            "n_new_topics": len(found.ids),
             "fitted_years": sorted(int(y) for y in analysis.corpus["year"].unique()),
         },
     }
-    return Analysis(
-        corpus=all_corpus,
-        embeddings=all_embeddings,
-        model=extended,
-        coords=np.vstack([analysis.coords, _place(analysis.embeddings, analysis.coords, embeddings, model)]),
-        settings=settings,
-        timings=timings,
-        new_topics=new_topics.reset_index(drop=True),
-        new_papers=new_papers,
-        **tables,
-    )
 
 
 def _check(analysis: Analysis, corpus: pd.DataFrame, embeddings: np.ndarray) -> None:
@@ -295,64 +333,8 @@ def _check(analysis: Analysis, corpus: pd.DataFrame, embeddings: np.ndarray) -> 
         )
 
 
-def _place(old_embeddings: np.ndarray, values: np.ndarray, embeddings: np.ndarray, model) -> np.ndarray:
-    """``values`` (one row per old paper: map or UMAP coordinates) for the new papers: the
-    similarity-weighted mean over their nearest old papers, so the old ones stay put."""
-    k = min(int(model.params_["n_neighbors"]) + 1, len(old_embeddings))
-    indices, distances = nearest_neighbors(embeddings, n_neighbors=k, among=np.asarray(old_embeddings, dtype=np.float32))
-    return spread(values, indices, distances, np.arange(len(embeddings))).astype(np.asarray(values).dtype)
-
-
-def _extend(model, texts: list[str], embeddings: np.ndarray, topics: np.ndarray, ids: list[int]):
-    """A copy of ``model`` that holds the new papers with ``topics``, the candidate topics
-    ``ids`` named and described, and every old topic as it was."""
-    n_old = len(model.labels_)
-    new = copy.copy(model)
-    new.labels_ = np.concatenate([np.asarray(model.labels_, dtype=int), topics])
-    new.embeddings_ = np.vstack([np.asarray(model.embeddings_, dtype=np.float32), embeddings])
-    new.texts_ = list(model.texts_) + list(texts)
-    new.fitted_documents_ = np.concatenate([np.asarray(model.fitted_documents_), n_old + np.arange(len(texts))])
-    new.fit_texts_ = list(model.fit_texts_) + [clean_for_terms(t) or "empty" for t in texts]
-    new.runs_ = np.concatenate([np.asarray(model.runs_), place_runs(model, embeddings)], axis=1)
-    # no clustering of the model holds a candidate: its papers' confidence is 0 (flagged
-    # low) until a refit measures it
-    new.confidence_ = np.concatenate([model.confidence_, membership_confidence(new.labels_, new.runs_)[n_old:]])
-    new.outlier_share_ = float(np.mean(new.labels_ == -1))
-    reference = new.fitted_documents_
-    graph_k = np.asarray(model.neighbors_[0]).shape[1]
-    indices, distances = nearest_neighbors(embeddings, n_neighbors=min(graph_k, len(reference)), among=new.embeddings_[reference])
-    new.neighbors_ = (
-        np.vstack([model.neighbors_[0], reference[indices].astype(np.asarray(model.neighbors_[0]).dtype)]),
-        np.vstack([model.neighbors_[1], distances.astype(np.asarray(model.neighbors_[1]).dtype)]),
-    )
-    new.reduced_embeddings_ = np.vstack([model.reduced_embeddings_, _place(model.embeddings_, model.reduced_embeddings_, embeddings, model)])
-    names, terms, centroids = dict(model.topic_names_), dict(model.topic_terms_), dict(model.topic_embeddings_)
-    name_coverage, mixed, areas = dict(model.topic_name_coverage_), dict(model.topic_mixed_), dict(model.topic_areas_)
-    area_names = dict(model.area_names_)
-    dtype = next(iter(model.topic_embeddings_.values())).dtype  # centroids are saved as one array
-    if (topics == -1).any() and -1 not in names:  # the first outliers among the papers
-        names[-1], areas[-1] = OUTLIER_NAME, -1
-        area_names.setdefault(-1, OUTLIER_NAME)
-        centroids[-1] = _unit(embeddings[topics == -1].mean(axis=0, keepdims=True))[0].astype(dtype)
-    if ids:
-        fit_labels = new.labels_[reference]
-        analyzer = PhraseAnalyzer(acronyms=model.acronyms_)
-        index = PhraseIndex(new.fit_texts_, model.acronyms_)
-        ranked = class_terms(new.fit_texts_, fit_labels, analyzer, top_n=max(model.top_n_terms, 30))
-        old_phrases = {p for t, n in model.topic_names_.items() if t != -1 for p in name_parts(n)}
-        named = topic_names({t: ranked.get(t, []) for t in ids}, fit_labels, new.fit_texts_, analyzer=analyzer, index=index,
-                            forbidden=dict.fromkeys(ids, old_phrases))
-        old_ids = np.array([t for t in model.topic_embeddings_ if t != -1])
-        old_centroids = _unit(np.stack([model.topic_embeddings_[t] for t in old_ids]))
-        for t in ids:
-            members = new.labels_ == t
-            names[t] = named[t]
-            terms[t] = ranked.get(t, [])[: model.top_n_terms]
-            centroids[t] = _unit(new.embeddings_[members].mean(axis=0, keepdims=True))[0].astype(dtype)
-            name_coverage[t] = coverage(index, named[t], fit_labels == t)
-            mixed[t] = len(name_parts(named[t])) > 1
-            areas[t] = int(model.topic_areas_[int(old_ids[np.argmax(old_centroids @ centroids[t])])])
-    new.topic_names_, new.topic_terms_, new.topic_embeddings_ = names, terms, centroids
-    new.topic_name_coverage_, new.topic_mixed_, new.topic_areas_, new.area_names_ = name_coverage, mixed, areas, area_names
-    new.bertopic_ = None  # BERTopic never saw the new papers; merge rebuilds it from the topics
-    return new
+def _place(analysis: Analysis, embeddings: np.ndarray) -> np.ndarray:
+    """The map coordinates of the new papers: the similarity-weighted mean of their nearest
+    old papers' (:func:`topics.clustering.neighbors.place_values`), so the old ones stay put."""
+    n_neighbors = int(analysis.model.params_["n_neighbors"]) + 1
+    return place_values(analysis.coords, analysis.embeddings, embeddings, n_neighbors=n_neighbors)

@@ -228,3 +228,28 @@ def test_the_epochs_reach_every_run():
     # the same seeds and graph: only the epochs differ, and the layouts (so the runs) with them
     assert short.seeds_ == long.seeds_
     assert not np.array_equal(short.reduced_embeddings_, long.reduced_embeddings_)
+
+
+def test_extend_adds_documents_and_a_new_topic_and_leaves_the_model_as_it_was(theme_corpus, theme_embeddings, theme_model):
+    before = {name: getattr(theme_model, name) for name in ("topic_names_", "topic_areas_", "topic_embeddings_")}
+    n_old, fresh = len(theme_model.labels_), max(theme_model.topic_names_) + 1
+    texts = theme_corpus["abstract"].tolist()[:5]
+    topics = np.array([fresh, fresh, fresh, 0, 0])
+    extended = theme_model.extend(texts, theme_embeddings[:5], topics)
+
+    assert len(theme_model.labels_) == n_old and {k: getattr(theme_model, k) for k in before} == before
+    assert extended.labels_.tolist() == theme_model.labels_.tolist() + topics.tolist()
+    assert len(extended.embeddings_) == len(extended.texts_) == len(extended.confidence_) == n_old + 5
+    assert extended.runs_.shape == (theme_model.runs_.shape[0], n_old + 5)
+    assert len(extended.neighbors_[0]) == len(extended.reduced_embeddings_) == n_old + 5
+    assert (extended.confidence_[n_old:n_old + 3] == 0).all()  # no clustering holds the new topic
+    for t in theme_model.topic_names_:  # every fitted topic as it was
+        assert extended.topic_names_[t] == theme_model.topic_names_[t]
+        assert extended.topic_areas_[t] == theme_model.topic_areas_[t]
+    assert extended.topic_names_[fresh] and extended.topic_terms_[fresh]
+    assert 0 <= extended.topic_name_coverage_[fresh] <= 1 and fresh in extended.topic_mixed_
+    assert extended.topic_areas_[fresh] in set(theme_model.topic_areas_.values())
+    assert np.linalg.norm(extended.topic_embeddings_[fresh]) == pytest.approx(1, abs=1e-6)
+    assert extended.bertopic_ is None
+    with pytest.raises(ValueError, match="5 documents, 5 embeddings and 4 topics"):
+        theme_model.extend(texts, theme_embeddings[:5], topics[:4])

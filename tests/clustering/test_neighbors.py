@@ -5,7 +5,7 @@ import pytest
 
 from tests.clustering.conftest import planted as _planted
 from topics.clustering.neighbors import (
-    choose_landmarks, landmark_graph, landmark_step, nearest_neighbors, resolve_seed, spread, vote,
+    choose_landmarks, landmark_graph, landmark_step, nearest_neighbors, place_values, resolve_seed, spread, vote,
 )
 
 
@@ -98,3 +98,13 @@ def test_landmark_step_only_for_corpora_larger_than_the_landmarks():
     none_seed, _ = landmark_step(points, 40, n_neighbors=5, random_state=None)
     np.testing.assert_array_equal(none_seed, landmark_step(points, 40, n_neighbors=5, random_state=0)[0])
     assert not np.array_equal(none_seed, landmarks)  # another seed, another sample
+
+
+def test_place_values_takes_the_values_of_the_nearest_rows():
+    among = np.eye(4, dtype=np.float32)
+    values = np.arange(8, dtype=np.float64).reshape(4, 2)
+    placed = place_values(values, among, np.array([[0, 0, 2, 0.01], [1, 0, 0, 0]], dtype=np.float32), n_neighbors=1)
+    np.testing.assert_array_equal(placed, values[[2, 0]])
+    assert placed.dtype == values.dtype
+    mean = place_values(values, among, np.array([[1, 1, 0, 0]], dtype=np.float32), n_neighbors=2)
+    np.testing.assert_allclose(mean, [values[:2].mean(axis=0)])  # equally near: the plain mean

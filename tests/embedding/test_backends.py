@@ -268,3 +268,24 @@ def test_real_minilm_gives_a_text_the_same_vector_alone_and_among_others(sample_
         alone = embedder.encode([text])[0]
         assert alone.tobytes() == together[i].tobytes(), f"text {i} changed with its neighbours"
     assert [reordered[k].tobytes() for k in (3, 4, 0, 2)] == [v.tobytes() for v in together]
+
+
+def test_the_registry_names_every_backend_once_with_what_the_cli_needs():
+    assert list(backends.BACKENDS) == ["minilm", "minilm-fp32", "lsa", "hashing", "static"]
+    assert [b.name for b in backends.BACKENDS.values() if not b.per_text] == ["lsa"]
+    assert all(b.description for b in backends.BACKENDS.values())
+    with pytest.raises(ValueError, match="'hashing' exists already"):
+        backends.register_backend(backends.Backend("hashing", lambda model, n_texts: HashingEmbedder(), "again"))
+
+
+def test_a_saved_analysis_is_embedded_again_by_the_variant_its_fingerprint_names(monkeypatch):
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)  # "minilm" would run in bf16 here
+    exact = backends.get_embedder("minilm-fp32").fingerprint()
+    assert backends.get_embedder("minilm").fingerprint() != exact
+    assert backends.saved_embedder("minilm", fingerprint=exact).precision == "fp32"
+    assert backends.saved_embedder("minilm").precision == "bf16"  # no fingerprint saved: the backend itself
+    assert isinstance(backends.saved_embedder("hashing", fingerprint="other"), HashingEmbedder)
+    with pytest.raises(ValueError, match="fitted with the lsa backend.*per-text backend \\(minilm, minilm-fp32, hashing, static\\)"):
+        backends.saved_embedder("lsa")
+    with pytest.raises(ValueError, match="unknown embedding backend 'nope'"):
+        backends.saved_embedder("nope")

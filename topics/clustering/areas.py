@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from topics.vectors import unit_rows
+
 __all__ = ["area_rule", "topic_areas"]
 
 #: Topics per area that :func:`area_rule` aims at.
@@ -60,8 +62,7 @@ def topic_areas(
     if k == len(ids) or len(ids) == 1:
         groups = np.arange(len(ids))
     else:
-        vectors = np.stack([topic_embeddings[t] for t in ids]).astype(float)
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        vectors = unit_rows(np.stack([topic_embeddings[t] for t in ids]), dtype=float)
         groups = fcluster(linkage(vectors, method="ward"), t=k, criterion="maxclust") - 1
     totals = {g: sum(sizes.get(t, 0) for t, gt in zip(ids, groups) if gt == g) for g in set(groups.tolist())}
     order = sorted(totals, key=lambda g: (-totals[g], min(t for t, gt in zip(ids, groups) if gt == g)))

@@ -38,6 +38,7 @@ import pandas as pd
 
 from topics.clustering.consensus import membership_confidence
 from topics.clustering.neighbors import nearest_neighbors, vote
+from topics.vectors import unit_rows
 
 __all__ = [
     "NOVELTY_QUANTILE", "assign_documents", "centroid_similarity", "fitted_rows", "fitted_similarity", "novelty_cut", "place_runs",
@@ -47,11 +48,6 @@ __all__ = [
 #: The share of fitted papers that :func:`novelty_cut` leaves below the cut: a paper like
 #: the fitted ones is called novel with this probability.
 NOVELTY_QUANTILE = 0.05
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
 
 
 def _check(model, embeddings: np.ndarray) -> np.ndarray:
@@ -83,7 +79,7 @@ def centroid_similarity(model, embeddings: np.ndarray) -> tuple[np.ndarray, np.n
     outlier topic has no centroid here.
     """
     ids, centroids = _centroids(model)
-    sims = _unit(_check(model, embeddings)) @ centroids.T
+    sims = unit_rows(_check(model, embeddings), dtype=np.float64) @ centroids.T
     best = sims.argmax(axis=1)
     return ids[best], sims[np.arange(len(sims)), best]
 
@@ -103,7 +99,7 @@ def fitted_similarity(model) -> np.ndarray:
     centroid. One value per paper of the model."""
     ids, centroids = _centroids(model)
     raw = np.asarray(model.embeddings_, dtype=np.float64)
-    x = _unit(raw)
+    x = unit_rows(raw, dtype=np.float64)
     labels = np.asarray(model.labels_)
     sims = x @ centroids.T
     position = {int(t): k for k, t in enumerate(ids)}
@@ -115,7 +111,7 @@ def fitted_similarity(model) -> np.ndarray:
             sims[members, k] = -np.inf  # a topic of one paper has no centroid without it
             continue
         rest = sums[k] - raw[members]  # the topic's centroid without each member, up to scale
-        sims[members, position[int(t)]] = np.einsum("ij,ij->i", x[members], _unit(rest))
+        sims[members, position[int(t)]] = np.einsum("ij,ij->i", x[members], unit_rows(rest, dtype=np.float64))
     return sims.max(axis=1)
 
 

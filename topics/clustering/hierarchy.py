@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from topics.vectors import unit_rows
+
 __all__ = ["FixedClusterer", "ward_areas", "ward_topics"]
 
 
@@ -40,7 +42,7 @@ def ward_topics(embeddings: np.ndarray, *, min_cluster_size: int, max_share: flo
     """
     from sklearn.metrics import silhouette_score
 
-    x = _unit(embeddings)
+    x = unit_rows(_checked(embeddings))
     if min_cluster_size < 1:
         raise ValueError(f"min_cluster_size must be at least 1, got {min_cluster_size}")
     if not 0 < max_share <= 1:
@@ -72,7 +74,7 @@ def ward_areas(embeddings: np.ndarray, labels: np.ndarray, *, min_cluster_size: 
     topics near the corpus's middle. Areas are numbered by size, largest first; a topic
     goes to the area holding most of its papers.
     """
-    x = _unit(embeddings)
+    x = unit_rows(_checked(embeddings))
     labels = np.asarray(labels)
     coarse = None
     for groups in _splits(x, min_cluster_size):
@@ -84,11 +86,12 @@ def ward_areas(embeddings: np.ndarray, labels: np.ndarray, *, min_cluster_size: 
     return {int(t): int(np.bincount(area_of[labels == t]).argmax()) for t in np.unique(labels) if t != -1}
 
 
-def _unit(embeddings: np.ndarray) -> np.ndarray:
+def _checked(embeddings: np.ndarray) -> np.ndarray:
+    """``embeddings`` as float64, after checking that they are at least 2 rows."""
     x = np.asarray(embeddings, dtype=np.float64)
     if x.ndim != 2 or len(x) < 2:
         raise ValueError(f"need a 2-D array of at least 2 embeddings, got shape {x.shape}")
-    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    return x
 
 
 def _splits(x: np.ndarray, min_cluster_size: int):

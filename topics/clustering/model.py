@@ -39,14 +39,15 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.naming.acronyms import find_acronyms
 from topics.clustering.areas import area_rule, topic_areas
-from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents
+from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, place_runs
 from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
-from topics.naming.labels import Name, name_groups
-from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
+from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, topic_names
+from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
 from topics.text import clean_for_terms
+from topics.vectors import unit_rows
 
 __all__ = [
     "LARGEST_TOPIC",
@@ -456,6 +457,87 @@ class TopicModel(BaseEstimator):
         new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int))
         return new
 
+    def extend(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray, topics: np.ndarray) -> TopicModel:
+        """A copy that also holds the documents of ``corpus`` with their ``embeddings`` and ``topics``.
+
+        Nothing is refitted: every fitted document keeps its topic and confidence, every
+        topic its name, terms, centroid and area (:func:`topics.update.update`). A new
+        document's topic is a fitted one, -1, or an id above the fitted ones: a new topic,
+        named by the rule the fitted ones were (never by a phrase of a fitted topic's
+        name), with the area of the nearest fitted topic. The new documents join those
+        :meth:`transform` votes among; their clusters in ``runs_``, their rows of the
+        neighbour graph and their reduced embeddings come from their nearest fitted
+        documents. No clustering holds a new topic, so its documents' confidence is 0
+        until a refit.
+        """
+        self._check_fitted()
+        texts = _texts(corpus)
+        embeddings = np.asarray(embeddings, dtype=np.float32)
+        topics = np.asarray(topics, dtype=int)
+        if embeddings.ndim != 2 or not len(embeddings) == len(topics) == len(texts):
+            raise ValueError(f"{len(texts)} documents, {len(embeddings)} embeddings and {len(topics)} topics; give one of each per document")
+        new = copy.copy(self)
+        new._add_documents(texts, embeddings, topics)
+        new._add_topics(sorted(set(topics.tolist()) - set(self.topic_names_) - {-1}), embeddings, topics)
+        new.bertopic_ = None  # BERTopic never saw the new documents; merge rebuilds it from the topics
+        return new
+
+    def _add_documents(self, texts: list[str], embeddings: np.ndarray, topics: np.ndarray) -> None:
+        """:meth:`extend`: the new documents appended to every per-document attribute."""
+        n_old = len(self.labels_)
+        runs = place_runs(self, embeddings)
+        reduced = place_values(self.reduced_embeddings_, self.embeddings_, embeddings, n_neighbors=int(self.params_["n_neighbors"]) + 1)
+        old_graph = tuple(np.asarray(part) for part in self.neighbors_)
+        self.labels_ = np.concatenate([np.asarray(self.labels_, dtype=int), topics])
+        self.embeddings_ = np.vstack([np.asarray(self.embeddings_, dtype=np.float32), embeddings])
+        self.texts_ = list(self.texts_) + list(texts)
+        self.fitted_documents_ = np.concatenate([np.asarray(self.fitted_documents_), n_old + np.arange(len(texts))])
+        self.fit_texts_ = list(self.fit_texts_) + [clean_for_terms(t) or "empty" for t in texts]
+        self.runs_ = np.concatenate([np.asarray(self.runs_), runs], axis=1)
+        self.confidence_ = np.concatenate([self.confidence_, membership_confidence(self.labels_, self.runs_)[n_old:]])
+        self.outlier_share_ = float(np.mean(self.labels_ == -1))
+        reference = self.fitted_documents_
+        k = min(old_graph[0].shape[1], len(reference))
+        indices, distances = nearest_neighbors(embeddings, n_neighbors=k, among=self.embeddings_[reference])
+        self.neighbors_ = (
+            np.vstack([self.neighbors_[0], reference[indices].astype(old_graph[0].dtype)]),
+            np.vstack([self.neighbors_[1], distances.astype(old_graph[1].dtype)]),
+        )
+        self.reduced_embeddings_ = np.vstack([self.reduced_embeddings_, reduced])
+
+    def _add_topics(self, ids: list[int], embeddings: np.ndarray, topics: np.ndarray) -> None:
+        """:meth:`extend`: the outliers, where the new documents bring the first, and the new
+        topics ``ids`` added to every per-topic attribute."""
+        names, terms, centroids = dict(self.topic_names_), dict(self.topic_terms_), dict(self.topic_embeddings_)
+        name_coverage, mixed, areas = dict(self.topic_name_coverage_), dict(self.topic_mixed_), dict(self.topic_areas_)
+        area_names = dict(self.area_names_)
+        dtype = next(iter(self.topic_embeddings_.values())).dtype  # centroids are saved as one array
+        if (topics == -1).any() and -1 not in names:
+            names[-1], areas[-1] = OUTLIER_NAME, -1
+            area_names.setdefault(-1, OUTLIER_NAME)
+            centroids[-1] = unit_rows(embeddings[topics == -1].mean(axis=0, keepdims=True), dtype=np.float64)[0].astype(dtype)
+        if ids:
+            old_ids = np.array([t for t in self.topic_embeddings_ if t != -1])
+            old_centroids = unit_rows(np.stack([self.topic_embeddings_[t] for t in old_ids]), dtype=np.float64)
+            for t, (name, top_terms) in self._name_new_topics(ids).items():
+                names[t], terms[t] = name.name, top_terms
+                centroids[t] = unit_rows(self.embeddings_[self.labels_ == t].mean(axis=0, keepdims=True), dtype=np.float64)[0].astype(dtype)
+                name_coverage[t], mixed[t] = name.coverage, name.mixed
+                areas[t] = int(self.topic_areas_[int(old_ids[np.argmax(old_centroids @ centroids[t])])])
+        self.topic_names_, self.topic_terms_, self.topic_embeddings_ = names, terms, centroids
+        self.topic_name_coverage_, self.topic_mixed_, self.topic_areas_, self.area_names_ = name_coverage, mixed, areas, area_names
+
+    def _name_new_topics(self, ids: list[int]) -> dict[int, tuple[Name, list]]:
+        """:meth:`extend`: each new topic's name (never a phrase of a fitted topic's name) and terms."""
+        fit_labels = self.labels_[self.fitted_documents_]
+        analyzer = PhraseAnalyzer(acronyms=self.acronyms_)
+        index = PhraseIndex(self.fit_texts_, self.acronyms_)
+        ranked = class_terms(self.fit_texts_, fit_labels, analyzer, top_n=max(self.top_n_terms, 30))
+        old_phrases = {p for t, n in self.topic_names_.items() if t != -1 for p in name_parts(n)}
+        named = topic_names({t: ranked.get(t, []) for t in ids}, fit_labels, self.fit_texts_, analyzer=analyzer, index=index,
+                            forbidden=dict.fromkeys(ids, old_phrases))
+        return {t: (_named(index, named[t], fit_labels == t), ranked.get(t, [])[: self.top_n_terms]) for t in ids}
+
 
 def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The documents' texts and the embeddings as float32, after checking that they fit
@@ -587,6 +669,6 @@ def describe_topics(
 def _named(index: PhraseIndex, name: str, members: np.ndarray) -> Name:
     """A name with the share of ``members`` that use it; a two-word fallback ("graph,
     molecules") names no one theme and is flagged mixed."""
-    if not members.any() or name.startswith("outliers"):
+    if not members.any() or name == OUTLIER_NAME:
         return Name(name, float("nan"))
     return Name(name, coverage(index, name, members), mixed=len(name_parts(name)) > 1)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from topics.vectors import unit_rows
+
 __all__ = [
     "choose_landmarks",
     "extend_values",
@@ -36,14 +38,6 @@ __all__ = [
 BLOCK_ROWS = 1_024
 #: Rows per block of :func:`vote`: ``k x k`` label comparisons each.
 VOTE_ROWS = 65_536
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float32)
-    if x.ndim != 2:
-        raise ValueError(f"embeddings must be a 2-D array, got shape {x.shape}")
-    norms = np.linalg.norm(x, axis=1, keepdims=True)
-    return x / np.where(norms > 0, norms, 1.0)
 
 
 def nearest_neighbors(
@@ -69,8 +63,8 @@ def nearest_neighbors(
     distances : ndarray of float32, shape (n, n_neighbors)
         Cosine distances ``1 - cos``, ascending along each row.
     """
-    queries = _unit(embeddings)
-    base = queries if among is None else _unit(among)
+    queries = unit_rows(embeddings, dtype=np.float32)
+    base = queries if among is None else unit_rows(among, dtype=np.float32)
     m, k = len(base), int(n_neighbors)
     if not 1 <= k <= m:
         raise ValueError(f"n_neighbors must be between 1 and the number of rows searched ({m}), got {n_neighbors}")
@@ -198,6 +192,16 @@ def spread(values: np.ndarray, neighbors: np.ndarray, distances: np.ndarray, row
     rows = np.asarray(rows)
     w = _weights(distances[rows])
     return np.einsum("ik,ikd->id", w / w.sum(axis=1, keepdims=True), np.asarray(values, dtype=np.float64)[neighbors[rows]])
+
+
+def place_values(values: np.ndarray, among: np.ndarray, embeddings: np.ndarray, *, n_neighbors: int) -> np.ndarray:
+    """``values`` (one row per row of ``among``: map or UMAP coordinates) for the rows of
+    ``embeddings``: the similarity-weighted mean over their ``n_neighbors`` nearest rows of
+    ``among`` (:func:`spread`), so that the rows of ``among`` stay where they are. In the
+    dtype of ``values``."""
+    k = min(n_neighbors, len(among))
+    indices, distances = nearest_neighbors(embeddings, n_neighbors=k, among=np.asarray(among, dtype=np.float32))
+    return spread(values, indices, distances, np.arange(len(embeddings))).astype(np.asarray(values).dtype)
 
 
 def extend_values(values: np.ndarray, landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from topics.clustering.model import TopicModel
 from topics.text import clean_for_terms, first_sentence
+from topics.vectors import unit_rows
 
 __all__ = [
     "LOW_CONFIDENCE",
@@ -88,8 +89,7 @@ def document_table(model: TopicModel, corpus: pd.DataFrame) -> pd.DataFrame:
 def _typical_titles(model: TopicModel, corpus: pd.DataFrame | None, topic: int, n: int = 3) -> str:
     """The ``n`` papers of ``topic`` closest to its centroid: titles, else the abstracts' first words."""
     idx = np.flatnonzero(model.labels_ == topic)
-    emb = model.embeddings_[idx]
-    emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+    emb = unit_rows(model.embeddings_[idx])
     order = idx[np.argsort(-(emb @ model.topic_embeddings_[topic]), kind="stable")][:n]
     titles = []
     for i in order:
@@ -274,8 +274,7 @@ def representative_documents(model: TopicModel, corpus: pd.DataFrame, embeddings
     2
     """
     _check(model, corpus)
-    emb = np.asarray(embeddings, dtype=np.float32)
-    emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+    emb = unit_rows(embeddings, dtype=np.float32)
     rows = []
     for t in model.topics:
         if t == -1:

@@ -1,7 +1,11 @@
 """Embedding backends: what turns texts into vectors.
 
-Three backends ship with the package, each satisfying the :class:`Embedder` protocol and
-chosen by name with :func:`get_embedder`:
+Five backends ship with the package, each satisfying the :class:`Embedder` protocol,
+registered by name in :data:`BACKENDS` (a :class:`Backend` each: how to build it, and
+whether its vectors are per text) and chosen by name with :func:`get_embedder`; the
+``--backend`` choices and help of the ``topics`` command and its checks of a saved
+analysis all read :data:`BACKENDS`, so a new backend is one class and one
+:func:`register_backend` call here (or anywhere before the command runs):
 
 * ``"minilm"`` -- :class:`SentenceTransformerEmbedder`, sentence-transformers'
   all-MiniLM-L6-v2 (384 dimensions), resolved without a network
@@ -25,6 +29,8 @@ chosen by name with :func:`get_embedder`:
   1,024 word pieces, the last pass filled with dummy rows). Measured on a 2-core AVX2
   CPU, in fp32 and in (emulated) bf16: bit-identical vectors alone or among other texts,
   at any position in a pass and with 1 or 2 threads (``benchmarks/README.md``).
+* ``"static"`` -- :class:`topics.embedding.static.StaticEmbedder`, model2vec vectors
+  distilled from MiniLM and taught to imitate it: hundreds of times faster, less faithful.
 * ``"lsa"`` -- :class:`LSAEmbedder`, TF-IDF followed by truncated SVD (latent semantic
   analysis). No weights, a fraction of a second for thousands of abstracts: for quick
   looks and tests.
@@ -40,31 +46,36 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.vectors import unit_rows
 
 __all__ = [
     "BACKENDS",
+    "Backend",
     "EXACT_BELOW",
     "Embedder",
     "HashingEmbedder",
     "LSAEmbedder",
     "SentenceTransformerEmbedder",
     "cpu_flags",
+    "find_backend",
     "fixed_shape_batches",
     "get_embedder",
     "length_bucket",
     "native_bf16",
+    "register_backend",
+    "saved_embedder",
 ]
 
 logger = logging.getLogger(__name__)
 
-BACKENDS = ("minilm", "minilm-fp32", "lsa", "hashing", "static")
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 LONG_TEXTS = ("window", "truncate")
 #: ``minilm`` embeds fewer texts than this in exact fp32 even where the CPU has bfloat16
@@ -235,8 +246,7 @@ class SentenceTransformerEmbedder:
             return vectors
         pooled = np.zeros((len(texts), vectors.shape[1]), dtype=np.float64)
         np.add.at(pooled, owner, vectors)
-        pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
-        return pooled.astype(np.float32)
+        return unit_rows(pooled).astype(np.float32)
 
     def _windows(self, texts: list[str]) -> tuple[list[str], np.ndarray]:
         """Each text, or for a text longer than the model reads, its overlapping windows;
@@ -424,13 +434,86 @@ class HashingEmbedder:
         return normalize(np.asarray(vectors, dtype=np.float64)).astype(np.float32)
 
 
+def _minilm(model, n_texts: int | None) -> SentenceTransformerEmbedder:
+    exact = n_texts is not None and n_texts < EXACT_BELOW
+    return SentenceTransformerEmbedder(model, precision="fp32" if exact else "auto")
+
+
+def _static(model, n_texts: int | None) -> Embedder:
+    from topics.embedding.static import StaticEmbedder
+
+    return StaticEmbedder(model)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A named embedding backend: how to build it and what the ``topics`` command may do with it.
+
+    Parameters
+    ----------
+    name
+        What ``--backend`` and :func:`get_embedder` call it.
+    build
+        ``build(model, n_texts)`` -> an :class:`Embedder`: ``model`` is ``--model`` (a
+        folder or hub name, or ``None``), ``n_texts`` the size of the corpus, where known.
+    description
+        One phrase for the ``--backend`` help.
+    per_text
+        Whether a text's vector depends on that text alone (its embedder has a
+        :meth:`~Embedder.fingerprint`): then its vectors are cached, can be split over
+        Dask workers, and new papers can be placed in an analysis it embedded (``topics
+        assign``, ``topics update``). LSA is fitted to each corpus, so it is not.
+    variants
+        Other backends that embed like this one at a fixed setting (``"minilm-fp32"`` for
+        ``"minilm"``): a saved analysis whose fingerprint is one of theirs is embedded
+        again with that variant (:func:`saved_embedder`).
+    """
+
+    name: str
+    build: Callable[[str | os.PathLike[str] | None, int | None], Embedder]
+    description: str
+    per_text: bool = True
+    variants: tuple[str, ...] = ()
+
+
+#: The backends by name, in the order the ``--backend`` help lists them; :func:`register_backend` adds one.
+BACKENDS: dict[str, Backend] = {}
+
+
+def register_backend(backend: Backend) -> Backend:
+    """Add ``backend`` to :data:`BACKENDS` (a name already taken is a ``ValueError``); returns it."""
+    if backend.name in BACKENDS:
+        raise ValueError(f"an embedding backend named {backend.name!r} exists already")
+    BACKENDS[backend.name] = backend
+    return backend
+
+
+for _backend in (
+    Backend("minilm", _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
+    Backend("minilm-fp32", lambda model, n_texts: SentenceTransformerEmbedder(model, precision="fp32"), "exact fp32"),
+    Backend("lsa", lambda model, n_texts: LSAEmbedder(), "weightless TF-IDF+SVD", per_text=False),
+    Backend("hashing", lambda model, n_texts: HashingEmbedder(), "weightless, per text"),
+    Backend("static", _static, "model2vec vectors distilled from MiniLM once and taught to imitate it on the bundled "
+            "abstracts: hundreds of times faster, less faithful; for corpora MiniLM would take hours on"),
+):
+    register_backend(_backend)
+
+
+def find_backend(name: str) -> Backend:
+    """The registered backend called ``name``; a ``ValueError`` naming the choices where there is none."""
+    if name not in BACKENDS:
+        raise ValueError(f"unknown embedding backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return BACKENDS[name]
+
+
 def get_embedder(
     backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None, n_texts: int | None = None
 ) -> Embedder:
-    """An embedder by name: ``"minilm"`` (precision "auto"; exact fp32 for fewer than
-    :data:`EXACT_BELOW` texts when ``n_texts`` says so), ``"minilm-fp32"`` (exact fp32),
-    ``"static"`` (:class:`topics.embedding.static.StaticEmbedder`, distilled from the same
-    model and taught to imitate it), ``"lsa"`` or ``"hashing"``.
+    """An embedder by name (:data:`BACKENDS`): ``"minilm"`` (precision "auto"; exact fp32
+    for fewer than :data:`EXACT_BELOW` texts when ``n_texts`` says so), ``"minilm-fp32"``
+    (exact fp32), ``"static"`` (:class:`topics.embedding.static.StaticEmbedder`, distilled
+    from the same model and taught to imitate it), ``"lsa"``, ``"hashing"``, or one added
+    with :func:`register_backend`.
 
     An object that already satisfies :class:`Embedder` is returned unchanged.
 
@@ -467,17 +550,26 @@ def get_embedder(
     """
     if isinstance(backend, Embedder):
         return backend
-    if backend == "minilm":
-        exact = n_texts is not None and n_texts < EXACT_BELOW
-        return SentenceTransformerEmbedder(model, precision="fp32" if exact else "auto")
-    if backend == "minilm-fp32":
-        return SentenceTransformerEmbedder(model, precision="fp32")
-    if backend == "lsa":
-        return LSAEmbedder()
-    if backend == "hashing":
-        return HashingEmbedder()
-    if backend == "static":
-        from topics.embedding.static import StaticEmbedder
+    return find_backend(backend).build(model, n_texts)
 
-        return StaticEmbedder(model)
-    raise ValueError(f"unknown embedding backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+
+def saved_embedder(name: str, *, model: str | os.PathLike[str] | None = None, fingerprint: str | None = None) -> Embedder:
+    """The embedder that embeds new papers like an analysis saved with backend ``name`` and
+    embedding ``fingerprint``: the backend itself, or the first of its ``variants`` whose
+    fingerprint is ``fingerprint`` (a small corpus is embedded in exact fp32 by ``"minilm"``).
+
+    A ``ValueError`` where the backend is not per text (:attr:`Backend.per_text`): its
+    vectors are fitted to each corpus, so new papers cannot be placed in its space.
+    """
+    spec = find_backend(name)
+    if not spec.per_text:
+        placeable = ", ".join(b.name for b in BACKENDS.values() if b.per_text)
+        raise ValueError(f"fitted with the {name} backend, whose vectors are fitted to each corpus, so new papers cannot "
+                         f"be placed in its space; fit with a per-text backend ({placeable}) to add papers later")
+    embedder = spec.build(model, None)
+    if fingerprint and embedder.fingerprint() != fingerprint:
+        for variant in spec.variants:
+            other = find_backend(variant).build(model, None)
+            if other.fingerprint() == fingerprint:
+                return other
+    return embedder

@@ -59,6 +59,7 @@ import numpy as np
 from topics.embedding.cache import default_cache_dir
 from topics.embedding.teach import read_teaching_set, teach_vectors, teacher_of, teaching_set_path
 from topics.embedding.weights import EmbeddingError, resolve_model, sha256_file
+from topics.vectors import unit_rows
 
 __all__ = ["StaticEmbedder", "static_model_dir"]
 
@@ -451,8 +452,7 @@ class StaticEmbedder:
                 batch = texts[start : start + BATCH_SIZE]
                 out[start : start + len(batch)] = np.asarray(self.token_counts(batch) @ vectors, dtype=np.float32)
                 bar.update(len(batch))
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        empty = int((norms == 0).sum())
+        empty = int((~out.any(axis=1)).sum())
         if empty:
             logger.warning("%d of %d texts have no word piece in the static model's vocabulary; their vectors are zero", empty, len(texts))
-        return out / np.maximum(norms, 1e-12)
+        return unit_rows(out)

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from topics.vectors import unit_rows
+
 __all__ = ["TEACHING_SET", "read_teaching_set", "teach_vectors", "teacher_of", "teaching_set_path", "write_teaching_set"]
 
 logger = logging.getLogger(__name__)
@@ -80,10 +82,36 @@ def teach_vectors(
         of the kept epoch and after the first (``first_epoch_validation_loss``), the
         teaching and held-out text counts and the targets' dimensions.
     """
-    import scipy.sparse as sp
     import torch
     from sklearn.decomposition import PCA
-    from tqdm.auto import tqdm
+
+    counts, vectors, targets, keep = _checked(counts, vectors, targets)
+    n_components = min(pca_dims, targets.shape[1], len(targets) - 1)
+    targets = PCA(n_components=n_components, random_state=random_state).fit_transform(targets).astype(np.float32)
+
+    rng = np.random.default_rng(random_state)
+    order = rng.permutation(len(targets))  # the held-out texts, then each epoch's batch order
+    n_val = max(1, int(round(validation_share * len(order))))
+    train, val = order[:-n_val], order[-n_val:]
+
+    torch.manual_seed(random_state)
+    student = _Student(vectors, counts, targets)
+    optimiser = torch.optim.AdamW(student.parameters(), lr=learning_rate)
+    best, initial, epochs = _train(student, optimiser, train, val, rng, batch_size=batch_size, patience=patience,
+                                   max_epochs=max_epochs, show_progress=show_progress)
+    kept_table, kept_weight = best[2]
+    taught = (kept_table * kept_weight[:, None]).numpy().astype(np.float32)
+    record = {"epochs": epochs, "best_epoch": best[1], "validation_loss": round(best[0], 6),
+              "first_epoch_validation_loss": round(initial, 6), "texts": int(len(keep)), "validation_texts": int(n_val),
+              "target_dims": int(n_components)}
+    logger.info("taught the static vectors on %d texts in %d epochs (held-out loss %.5f)", len(keep), epochs, best[0])
+    return taught, record
+
+
+def _checked(counts, vectors, targets):
+    """:func:`teach_vectors`' inputs as float32, checked, with the texts without a known
+    word piece left out: ``(counts, vectors, targets, kept positions)``."""
+    import scipy.sparse as sp
 
     counts = sp.csr_matrix(counts, dtype=np.float32)
     vectors = np.asarray(vectors, dtype=np.float32)
@@ -95,77 +123,77 @@ def teach_vectors(
     keep = np.flatnonzero(np.asarray(counts.sum(axis=1)).ravel() > 0)
     if len(keep) < 20:
         raise ValueError(f"teaching needs at least 20 texts with known word pieces, got {len(keep)}")
-    counts, targets = counts[keep], targets[keep]
-    n_components = min(pca_dims, targets.shape[1], len(targets) - 1)
-    targets = PCA(n_components=n_components, random_state=random_state).fit_transform(targets).astype(np.float32)
+    return counts[keep], vectors, targets[keep], keep
 
-    rng = np.random.default_rng(random_state)
-    order = rng.permutation(len(targets))  # the held-out texts, then each epoch's batch order
-    n_val = max(1, int(round(validation_share * len(order))))
-    train, val = order[:-n_val], order[-n_val:]
 
-    torch.manual_seed(random_state)
-    norms = np.linalg.norm(vectors, axis=1)
-    unit = vectors / np.maximum(norms, 1e-12)[:, None]
-    table = torch.nn.Parameter(torch.from_numpy(unit.copy()))
-    weight = torch.nn.Parameter(torch.from_numpy(norms.astype(np.float32)))
-    head = torch.nn.Linear(vectors.shape[1], n_components)
-    optimiser = torch.optim.AdamW([table, weight, *head.parameters()], lr=learning_rate)
-    loss_of = torch.nn.MSELoss()
+class _Student:
+    """The static table being taught (module docs): unit piece vectors, a weight per piece
+    (at first its vector's length) and a linear head onto the targets' components; a
+    text's prediction is the head of its pieces' weighted mean."""
 
-    def batch(rows: np.ndarray):
-        part = counts[rows]
+    def __init__(self, vectors: np.ndarray, counts, targets: np.ndarray):
+        import torch
+
+        self.table = torch.nn.Parameter(torch.from_numpy(unit_rows(vectors).copy()))
+        self.weight = torch.nn.Parameter(torch.from_numpy(np.linalg.norm(vectors, axis=1).astype(np.float32)))
+        self.head = torch.nn.Linear(vectors.shape[1], targets.shape[1])
+        self.counts, self.targets = counts, targets
+        self.loss_of = torch.nn.MSELoss()
+
+    def parameters(self) -> list:
+        return [self.table, self.weight, *self.head.parameters()]
+
+    def loss(self, rows: np.ndarray):
+        """The mean squared error of the predictions for the teaching texts ``rows``."""
+        import torch
+
+        part = self.counts[rows]
         ids = torch.from_numpy(part.indices.astype(np.int64))
         offsets = torch.from_numpy(part.indptr[:-1].astype(np.int64))
         n = torch.from_numpy(part.data)
         lengths = torch.from_numpy(np.asarray(part.sum(axis=1), dtype=np.float32).ravel())
-        return ids, offsets, n, lengths, torch.from_numpy(targets[rows])
+        pooled = torch.nn.functional.embedding_bag(ids, self.table, offsets, mode="sum", per_sample_weights=n * self.weight[ids])
+        return self.loss_of(self.head(pooled / lengths[:, None]), torch.from_numpy(self.targets[rows]))
 
-    def predict(ids, offsets, n, lengths):
-        pooled = torch.nn.functional.embedding_bag(ids, table, offsets, mode="sum", per_sample_weights=n * weight[ids])
-        return head(pooled / lengths[:, None])
+    def validation_loss(self, val: np.ndarray, batch_size: int) -> float:
+        import torch
 
-    def validation_loss() -> float:
         with torch.no_grad():
             total = 0.0
             for first in range(0, len(val), batch_size):
                 rows = val[first : first + batch_size]
-                *x, y = batch(rows)
-                total += float(loss_of(predict(*x), y)) * len(rows)
+                total += float(self.loss(rows)) * len(rows)
         return total / len(val)
 
-    best = (np.inf, -1, None)
-    initial = None
-    waited = 0
-    epoch = -1
+
+def _train(student: _Student, optimiser, train: np.ndarray, val: np.ndarray, rng, *, batch_size: int, patience: int,
+           max_epochs: int, show_progress: bool):
+    """Epochs over ``train`` until the held-out loss on ``val`` has not improved by
+    :data:`MIN_IMPROVEMENT` for ``patience`` epochs: ``(best, first epoch's held-out loss,
+    epochs run)``, ``best`` being ``(held-out loss, epoch, (table, weight))`` of the kept epoch."""
+    from tqdm.auto import tqdm
+
+    best, initial, waited, epoch = (np.inf, -1, None), None, 0, -1
     with tqdm(total=max_epochs, disable=not show_progress, desc="teaching the static vectors", unit="epoch") as bar:
         for epoch in range(max_epochs):
             for first in range(0, len(train), batch_size):
-                rows = train[first : first + batch_size]
-                *x, y = batch(rows)
                 optimiser.zero_grad()
-                loss = loss_of(predict(*x), y)
+                loss = student.loss(train[first : first + batch_size])
                 loss.backward()
                 optimiser.step()
             rng.shuffle(train)
-            current = validation_loss()
+            current = student.validation_loss(val, batch_size)
             if initial is None:
                 initial = current
             if best[0] - current > MIN_IMPROVEMENT:
-                best, waited = (current, epoch, (table.detach().clone(), weight.detach().clone())), 0
+                best, waited = (current, epoch, (student.table.detach().clone(), student.weight.detach().clone())), 0
             else:
                 waited += 1
             bar.update(1)
             bar.set_postfix(loss=f"{current:.5f}")
             if waited >= patience:
                 break
-    kept_table, kept_weight = best[2]
-    taught = (kept_table * kept_weight[:, None]).numpy().astype(np.float32)
-    record = {"epochs": epoch + 1, "best_epoch": best[1], "validation_loss": round(best[0], 6),
-              "first_epoch_validation_loss": round(initial, 6), "texts": int(len(keep)), "validation_texts": int(n_val),
-              "target_dims": int(n_components)}
-    logger.info("taught the static vectors on %d texts in %d epochs (held-out loss %.5f)", len(keep), epoch + 1, best[0])
-    return taught, record
+    return best, initial, epoch + 1
 
 
 #: The packaged teaching set: the 4,364 bundled ICLR 2024/2025 texts and MiniLM's vectors

@@ -23,6 +23,7 @@ import pandas as pd
 
 from topics.pipeline import Analysis
 from topics.text import first_sentence
+from topics.vectors import unit_rows
 
 __all__ = [
     "EXPLORER_MAX_PAPERS", "N_NEIGHBORS", "PACK_ABOVE", "explorer_data", "explorer_rows", "nearest_papers",
@@ -66,7 +67,7 @@ def nearest_papers(embeddings: np.ndarray, *, k: int = N_NEIGHBORS, chunk_size: 
     indices, sims = np.empty((n, k), dtype=np.int64), np.empty((n, k), dtype=np.float32)
     if k == 0:
         return indices, sims
-    x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    x = unit_rows(x)
     step = chunk_size or max(1, _CHUNK_CELLS // n)
     for start in range(0, n, step):
         stop = min(n, start + step)
@@ -109,8 +110,7 @@ def explorer_rows(topics, embeddings: np.ndarray, *, max_papers: int = EXPLORER_
     quota = np.floor(exact).astype(int)
     extra = max_papers - quota.sum()
     quota[np.lexsort((np.arange(len(ids)), -(exact - quota)))[:extra]] += 1
-    x = np.asarray(embeddings, dtype=np.float32)
-    x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    x = unit_rows(embeddings, dtype=np.float32)
     kept = []
     for g in range(len(ids)):
         members = np.flatnonzero(group == g)

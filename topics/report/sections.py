@@ -12,6 +12,7 @@ from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
 from topics.text import first_sentence
 from topics.themes.tracking import narrate_themes, theme_topics
+from topics.vectors import unit_rows
 
 __all__ = ["area_rows", "new_topic_section", "theme_section", "topic_cards"]
 
@@ -147,7 +148,7 @@ def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | Non
     for row in analysis.new_topics.itertuples(index=False):
         members = np.flatnonzero(docs["topic"].to_numpy() == row.topic)
         centre = analysis.model.topic_embeddings_[row.topic]
-        x = emb[members] / np.maximum(np.linalg.norm(emb[members], axis=1, keepdims=True), 1e-12)
+        x = unit_rows(emb[members])
         order = members[np.argsort(-(x @ centre), kind="stable")]
         topics.append({
             "topic": int(row.topic), "label": row.label, "n_docs": int(row.n_docs), "terms": row.top_terms,

@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from topics.vectors import unit_rows
+
 __all__ = ["align_topics", "relabel"]
 
 #: Weight of the centroid similarity beside the Jaccard index: small enough never to
@@ -67,10 +69,8 @@ def align_topics(
     jaccard = inter / np.maximum(sizes_a[:, None] + sizes_b[None, :] - inter, 1)
     similarity = np.full_like(jaccard, np.nan)
     if reference_centroids is not None and other_centroids is not None and len(ref_ids) and len(other_ids):
-        a = np.stack([np.asarray(reference_centroids[int(t)], dtype=float) for t in ref_ids])
-        b = np.stack([np.asarray(other_centroids[int(t)], dtype=float) for t in other_ids])
-        a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-        b /= np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+        a = unit_rows(np.stack([np.asarray(reference_centroids[int(t)], dtype=float) for t in ref_ids]))
+        b = unit_rows(np.stack([np.asarray(other_centroids[int(t)], dtype=float) for t in other_ids]))
         similarity = a @ b.T
     score = jaccard + CENTROID_WEIGHT * np.nan_to_num(similarity)
     rows, cols = linear_sum_assignment(score, maximize=True) if score.size else (np.array([], int), np.array([], int))

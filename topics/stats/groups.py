@@ -380,44 +380,66 @@ def compare_groups(
     empty = [g for g in groups if totals[g] == 0]
     if empty:
         raise ValueError(f"{by} {', '.join(map(str, empty))} has no documents with a topic; cannot compare shares")
-    n_by_group = {g: int(totals[g]) for g in groups}
-    common = {"by": by, "groups": tuple(groups), "sizes": n_by_group}
-
+    common = {"by": by, "groups": tuple(groups), "sizes": {g: int(totals[g]) for g in groups}}
     if len(groups) == 2:
-        a, b = groups
-        out = two_group_table(documents[documents[by].isin(groups)], by, a, b, include_outliers=include_outliers,
-                              prior_strength=prior_strength)
-        clear = out["q_value"] < alpha
-        if by == "year":
-            words = np.where(out["diff_pp"] > 0, "grew", "shrank"), "no clear change"
-        else:
-            words = np.where(out["diff_pp"] > 0, f"higher in {b}", f"higher in {a}"), "no clear difference"
-        out.insert(len(out.columns) - 1, "direction", np.where(clear, words[0], words[1]))
-        out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
-        return TwoGroups(out, **common)
-
+        table = _two_groups(documents[documents[by].isin(groups)], by, *groups, include_outliers=include_outliers,
+                            prior_strength=prior_strength, alpha=alpha)
+        return TwoGroups(table, **common)
     counts = pd.crosstab(docs["topic"], docs[by]).reindex(columns=groups, fill_value=0)
+    table = _count_columns(counts, docs, groups, totals.to_numpy())
+    if ordered:
+        scores = np.array(groups, dtype=float) if numeric else np.arange(len(groups), dtype=float)
+        table = _trend_columns(table, counts.to_numpy(), totals.to_numpy(), scores, include_outliers=include_outliers,
+                               alpha=alpha, stable_margin=stable_margin, emerging_ratio=emerging_ratio)
+        return Trend(table, **common, scores=tuple(scores.tolist()), step="year" if numeric and by == "year" else "step")
+    table = _group_columns(table, counts.to_numpy(), totals.to_numpy(), groups, include_outliers=include_outliers,
+                           alpha=alpha, prior_strength=prior_strength)
+    return Groups(table, **common)
+
+
+def _two_groups(documents: pd.DataFrame, by: str, a, b, *, include_outliers: bool, prior_strength: float | None,
+                alpha: float) -> pd.DataFrame:
+    """:func:`compare_groups` of two groups: :func:`two_group_table` with each topic's ``direction``."""
+    out = two_group_table(documents, by, a, b, include_outliers=include_outliers, prior_strength=prior_strength)
+    clear = out["q_value"] < alpha
+    if by == "year":
+        words = np.where(out["diff_pp"] > 0, "grew", "shrank"), "no clear change"
+    else:
+        words = np.where(out["diff_pp"] > 0, f"higher in {b}", f"higher in {a}"), "no clear difference"
+    out.insert(len(out.columns) - 1, "direction", np.where(clear, words[0], words[1]))
+    return out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
+
+
+def _count_columns(counts: pd.DataFrame, docs: pd.DataFrame, groups: Sequence, n: np.ndarray) -> pd.DataFrame:
+    """``topic``, ``label``, then ``n_<g>`` and ``share_<g>`` for every group (``counts``: a
+    topic x group crosstab with ``groups`` as columns; ``n``: the documents counted per group)."""
     x = counts.to_numpy()
-    n = totals.to_numpy()
     out = pd.DataFrame({"topic": counts.index.to_numpy()})
     out["label"] = out["topic"].map(topic_labels(docs)).astype(object).fillna(out["topic"].astype(str))
     for j, g in enumerate(groups):
         out[f"n_{g}"] = x[:, j]
     for j, g in enumerate(groups):
         out[f"share_{g}"] = x[:, j] / n[j]
+    return out
 
-    if ordered:
-        scores = np.array(groups, dtype=float) if numeric else np.arange(len(groups), dtype=float)
-        r = _trend_arrays(x, n, scores, alpha=alpha, stable_margin=stable_margin, emerging_ratio=emerging_ratio)
-        out["slope_pp"] = 100 * r["slope"]
-        out["slope_low_pp"] = 100 * r["low"]
-        out["slope_high_pp"] = 100 * r["high"]
-        for key in ("z", "p_value", "q_value", "chi2_q", "trend"):
-            out[key] = r[key]
-        out["outliers_counted"] = include_outliers
-        out = out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
-        return Trend(out, **common, scores=tuple(scores.tolist()), step="year" if numeric and by == "year" else "step")
 
+def _trend_columns(out: pd.DataFrame, x: np.ndarray, n: np.ndarray, scores: np.ndarray, *, include_outliers: bool,
+                   alpha: float, stable_margin: float, emerging_ratio: float) -> pd.DataFrame:
+    """:func:`compare_groups` of three or more ordered groups: the slope, its test and each topic's ``trend``."""
+    r = _trend_arrays(x, n, scores, alpha=alpha, stable_margin=stable_margin, emerging_ratio=emerging_ratio)
+    out["slope_pp"] = 100 * r["slope"]
+    out["slope_low_pp"] = 100 * r["low"]
+    out["slope_high_pp"] = 100 * r["high"]
+    for key in ("z", "p_value", "q_value", "chi2_q", "trend"):
+        out[key] = r[key]
+    out["outliers_counted"] = include_outliers
+    return out.sort_values(["z", "topic"], ascending=[False, True]).reset_index(drop=True)
+
+
+def _group_columns(out: pd.DataFrame, x: np.ndarray, n: np.ndarray, groups: Sequence, *, include_outliers: bool,
+                   alpha: float, prior_strength: float | None) -> pd.DataFrame:
+    """:func:`compare_groups` of three or more unordered groups: each group's log-odds z, the
+    test of equal shares and where each topic ``leans``."""
     out["share_all"] = x.sum(1) / n.sum()
     z = np.column_stack(
         [log_odds_z(x.sum(1) - x[:, j], x[:, j], prior_strength=prior_strength) for j in range(len(groups))]
@@ -436,8 +458,7 @@ def compare_groups(
     else:
         out["leans"] = pd.Series(dtype=str)
     out["outliers_counted"] = include_outliers
-    out = out.sort_values(["chi2", "topic"], ascending=[False, True]).reset_index(drop=True)
-    return Groups(out, **common)
+    return out.sort_values(["chi2", "topic"], ascending=[False, True]).reset_index(drop=True)
 
 
 def describe_group(documents: pd.DataFrame, by: str = "year", group=None, *, include_outliers: bool = False) -> OneGroup:

@@ -180,56 +180,83 @@ def track(
         from topics.embedding.backends import get_embedder
 
         embedder = get_embedder(embedder, n_texts=len(corpus))  # as the corpus was embedded
+    read = _read(corpus)
+    frames, rows = zip(*(_members(theme, corpus, embeddings, embedder, read) for theme in themes))
+    papers = _sorted_papers(list(frames), themes)
+    prevalence = _prevalence(papers, corpus, themes)
+    summary = _compare(prevalence, pd.DataFrame(list(rows)), year_a, year_b, alpha=alpha)
+    return ThemeTracking(summary=summary, prevalence=prevalence, papers=papers, top_papers=_top_papers(papers, themes, n_top),
+                         year_a=year_a, year_b=year_b, themes=themes)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The corpus as :func:`track` reads it: titles, "title. abstract" texts, their singular
+    words, the acronyms each defines, and what each acronym means in the corpus."""
+
+    titles: pd.Series
+    texts: list[str]
+    normed: list[str]
+    definitions: list
+    meanings: dict
+
+
+def _read(corpus: pd.DataFrame) -> _Read:
     titles = corpus["title"].fillna("").astype(str)
     texts = (titles + ". " + corpus["abstract"].astype(str)).tolist()
-    normed = [singular_words(t) for t in texts]
     definitions = [document_definitions(t) for t in texts]
-    meanings = acronym_meanings(definitions)
+    return _Read(titles, texts, [singular_words(t) for t in texts], definitions, acronym_meanings(definitions))
 
-    frames, rows = [], []
-    for theme in themes:
-        example = resolve_examples(theme, corpus)
-        acronyms = acronyms_for(meanings, theme.all_phrases)
-        names = phrase_matches(texts, theme.all_phrases, acronyms=acronyms, definitions=definitions, normalized=normed)
-        positive = names | example
-        sims = theme_similarity(embeddings, positive, _query_vectors(theme, embedder))
-        cut = calibrate_cut(sims, positive)
-        if np.isnan(cut):
-            logger.warning(
-                "theme %r: only %d paper(s) name it or are examples (fewer than %d); no similarity cut is calibrated, "
-                "so only those are members; add phrases or examples", theme.name, int(positive.sum()), MIN_POSITIVES,
-            )
-            by_similarity = np.zeros(len(corpus), dtype=bool)
-        else:
-            by_similarity = ~positive & (np.nan_to_num(sims, nan=-np.inf) >= cut)
-        member = positive | by_similarity
-        source = np.where(names, "phrase", np.where(example, "example", np.where(by_similarity, "similarity", "")))
-        frames.append(pd.DataFrame({
-            "theme": theme.name, "doc_id": corpus["doc_id"].to_numpy(), "year": corpus["year"].astype(int).to_numpy(),
-            "title": titles.to_numpy(), "similarity": sims, "names_theme": names, "example": example,
-            "member": member, "source": source,
-        }))
-        rows.append({
-            "theme": theme.name, "n_members": int(member.sum()), "n_phrase": int(names.sum()),
-            "n_example": int((example & ~names).sum()), "n_similarity": int(by_similarity.sum()), "cut": cut,
-            "acronyms": "; ".join(acronyms), "phrases": "; ".join(theme.phrases),
-        })
-        logger.info("theme %r: %d members (%d name it, %d by similarity >= %.3f)", theme.name, member.sum(), names.sum(),
-                    by_similarity.sum(), cut)
+
+def _members(theme: Theme, corpus: pd.DataFrame, embeddings: np.ndarray, embedder, read: _Read) -> tuple[pd.DataFrame, dict]:
+    """One theme's papers (one row per paper of the corpus) and its row of the summary."""
+    example = resolve_examples(theme, corpus)
+    acronyms = acronyms_for(read.meanings, theme.all_phrases)
+    names = phrase_matches(read.texts, theme.all_phrases, acronyms=acronyms, definitions=read.definitions, normalized=read.normed)
+    positive = names | example
+    sims = theme_similarity(embeddings, positive, _query_vectors(theme, embedder))
+    cut = calibrate_cut(sims, positive)
+    if np.isnan(cut):
+        logger.warning(
+            "theme %r: only %d paper(s) name it or are examples (fewer than %d); no similarity cut is calibrated, "
+            "so only those are members; add phrases or examples", theme.name, int(positive.sum()), MIN_POSITIVES,
+        )
+        by_similarity = np.zeros(len(corpus), dtype=bool)
+    else:
+        by_similarity = ~positive & (np.nan_to_num(sims, nan=-np.inf) >= cut)
+    member = positive | by_similarity
+    source = np.where(names, "phrase", np.where(example, "example", np.where(by_similarity, "similarity", "")))
+    frame = pd.DataFrame({
+        "theme": theme.name, "doc_id": corpus["doc_id"].to_numpy(), "year": corpus["year"].astype(int).to_numpy(),
+        "title": read.titles.to_numpy(), "similarity": sims, "names_theme": names, "example": example,
+        "member": member, "source": source,
+    })
+    row = {
+        "theme": theme.name, "n_members": int(member.sum()), "n_phrase": int(names.sum()),
+        "n_example": int((example & ~names).sum()), "n_similarity": int(by_similarity.sum()), "cut": cut,
+        "acronyms": "; ".join(acronyms), "phrases": "; ".join(theme.phrases),
+    }
+    logger.info("theme %r: %d members (%d name it, %d by similarity >= %.3f)", theme.name, member.sum(), names.sum(),
+                by_similarity.sum(), cut)
+    return frame, row
+
+
+def _sorted_papers(frames: list[pd.DataFrame], themes: tuple[Theme, ...]) -> pd.DataFrame:
+    """The themes' papers in one table: by theme (in the order given), then by similarity."""
     papers = pd.concat(frames, ignore_index=True)
-    papers = papers.sort_values(["theme", "similarity"], ascending=[True, False], key=lambda c: c.map(
+    return papers.sort_values(["theme", "similarity"], ascending=[True, False], key=lambda c: c.map(
         {t.name: i for i, t in enumerate(themes)}) if c.name == "theme" else c, na_position="first").reset_index(drop=True)
-    prevalence = _prevalence(papers, corpus, themes)
-    summary = _compare(prevalence, pd.DataFrame(rows), year_a, year_b, alpha=alpha)
+
+
+def _top_papers(papers: pd.DataFrame, themes: tuple[Theme, ...], n_top: int) -> pd.DataFrame:
+    """The ``n_top`` most similar members of each theme in each year."""
     members = papers[papers["member"]]
     top = (members.sort_values(["similarity"], ascending=False, na_position="first")
            .groupby(["theme", "year"], sort=False).head(n_top).copy())
     top["rank"] = top.groupby(["theme", "year"]).cumcount() + 1
     order = {t.name: i for i, t in enumerate(themes)}
     top = top.assign(_o=top["theme"].map(order)).sort_values(["_o", "year", "rank"])
-    top = top[["theme", "year", "rank", "doc_id", "title", "similarity", "source"]].reset_index(drop=True)
-    return ThemeTracking(summary=summary, prevalence=prevalence, papers=papers, top_papers=top,
-                         year_a=year_a, year_b=year_b, themes=themes)
+    return top[["theme", "year", "rank", "doc_id", "title", "similarity", "source"]].reset_index(drop=True)
 
 
 def _prevalence(papers: pd.DataFrame, corpus: pd.DataFrame, themes: tuple[Theme, ...]) -> pd.DataFrame:
