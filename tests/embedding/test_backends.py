@@ -278,12 +278,14 @@ def test_the_registry_names_every_backend_once_with_what_the_cli_needs():
         backends.register_backend(backends.Backend("hashing", lambda model, n_texts: HashingEmbedder(), "again"))
 
 
-def test_a_saved_analysis_is_embedded_again_by_the_variant_its_fingerprint_names(monkeypatch):
+def test_a_saved_analysis_is_embedded_again_at_the_precision_its_fingerprint_names(monkeypatch):
     monkeypatch.setattr(backends, "native_bf16", lambda: True)  # "minilm" would run in bf16 here
     exact = backends.get_embedder("minilm-fp32").fingerprint()
     assert backends.get_embedder("minilm").fingerprint() != exact
     assert backends.saved_embedder("minilm", fingerprint=exact).precision == "fp32"
     assert backends.saved_embedder("minilm").precision == "bf16"  # no fingerprint saved: the backend itself
+    other_weights = "0" * 24 + ":fp32:windows:shapes16x4"  # the precision counts, not the rest of the fingerprint
+    assert backends.saved_embedder("minilm", fingerprint=other_weights).precision == "fp32"
     assert isinstance(backends.saved_embedder("hashing", fingerprint="other"), HashingEmbedder)
     with pytest.raises(ValueError, match="fitted with the lsa backend.*per-text backend \\(minilm, minilm-fp32, hashing, static\\)"):
         backends.saved_embedder("lsa")

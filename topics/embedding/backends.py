@@ -464,9 +464,12 @@ class Backend:
         Dask workers, and new papers can be placed in an analysis it embedded (``topics
         assign``, ``topics update``). LSA is fitted to each corpus, so it is not.
     variants
-        Other backends that embed like this one at a fixed setting (``"minilm-fp32"`` for
-        ``"minilm"``): a saved analysis whose fingerprint is one of theirs is embedded
-        again with that variant (:func:`saved_embedder`).
+        Other backends that embed like this one at a fixed ``precision`` (``"minilm-fp32"``
+        for ``"minilm"``): new papers of an analysis saved with this backend are embedded
+        by the variant whose precision its fingerprint names (:func:`saved_embedder`).
+    precision
+        The precision a backend always runs at (``"fp32"`` for ``"minilm-fp32"``);
+        ``None`` where it is chosen per machine or does not apply.
     """
 
     name: str
@@ -474,6 +477,7 @@ class Backend:
     description: str
     per_text: bool = True
     variants: tuple[str, ...] = ()
+    precision: str | None = None
 
 
 #: The backends by name, in the order the ``--backend`` help lists them; :func:`register_backend` adds one.
@@ -490,7 +494,8 @@ def register_backend(backend: Backend) -> Backend:
 
 for _backend in (
     Backend("minilm", _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
-    Backend("minilm-fp32", lambda model, n_texts: SentenceTransformerEmbedder(model, precision="fp32"), "exact fp32"),
+    Backend("minilm-fp32", lambda model, n_texts: SentenceTransformerEmbedder(model, precision="fp32"), "exact fp32",
+            precision="fp32"),
     Backend("lsa", lambda model, n_texts: LSAEmbedder(), "weightless TF-IDF+SVD", per_text=False),
     Backend("hashing", lambda model, n_texts: HashingEmbedder(), "weightless, per text"),
     Backend("static", _static, "model2vec vectors distilled from MiniLM once and taught to imitate it on the bundled "
@@ -555,8 +560,9 @@ def get_embedder(
 
 def saved_embedder(name: str, *, model: str | os.PathLike[str] | None = None, fingerprint: str | None = None) -> Embedder:
     """The embedder that embeds new papers like an analysis saved with backend ``name`` and
-    embedding ``fingerprint``: the backend itself, or the first of its ``variants`` whose
-    fingerprint is ``fingerprint`` (a small corpus is embedded in exact fp32 by ``"minilm"``).
+    embedding ``fingerprint``: the first of its ``variants`` whose precision is one of the
+    fingerprint's ``:``-separated fields (``"minilm"`` embeds a small corpus in exact fp32,
+    whatever the CPU), else the backend itself.
 
     A ``ValueError`` where the backend is not per text (:attr:`Backend.per_text`): its
     vectors are fitted to each corpus, so new papers cannot be placed in its space.
@@ -566,10 +572,8 @@ def saved_embedder(name: str, *, model: str | os.PathLike[str] | None = None, fi
         placeable = ", ".join(b.name for b in BACKENDS.values() if b.per_text)
         raise ValueError(f"fitted with the {name} backend, whose vectors are fitted to each corpus, so new papers cannot "
                          f"be placed in its space; fit with a per-text backend ({placeable}) to add papers later")
-    embedder = spec.build(model, None)
-    if fingerprint and embedder.fingerprint() != fingerprint:
-        for variant in spec.variants:
-            other = find_backend(variant).build(model, None)
-            if other.fingerprint() == fingerprint:
-                return other
-    return embedder
+    fields = set(str(fingerprint or "").split(":"))
+    for variant in map(find_backend, spec.variants):
+        if variant.precision in fields:
+            return variant.build(model, None)
+    return spec.build(model, None)
