@@ -25,6 +25,7 @@ from topics import figures
 from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
 from topics.report.sections import area_rows, new_topic_section, theme_section, topic_cards
+from topics.stats.stability import refits_ran
 
 __all__ = ["build_figures", "render_report", "seed_range", "write_report"]
 
@@ -193,6 +194,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         charts = [c for c in charts if c["key"] != "themes"]
     explorer = explorer_data(analysis)
     settings = analysis.settings
+    stability = analysis.stability.copy()  # what the summary and the table may say of refits
+    stability.attrs["refitted"] = refitted = refits_ran(analysis.stability, method=settings.get("method"))
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("topics.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
@@ -208,11 +211,12 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         compares=comparison.compares,
         by=by,
         groups=groups,
-        rows=comparison.rows(stability=analysis.stability, bursts=analysis.bursts),
+        rows=comparison.rows(stability=stability if refitted else None, bursts=analysis.bursts),
         bursts_run=comparison.trend_over_years,
-        summary=comparison.narrate(stability=analysis.stability, bursts=analysis.bursts, areas=analysis.area_comparison),
+        summary=comparison.narrate(stability=stability, bursts=analysis.bursts, areas=analysis.area_comparison),
         areas=area_rows(analysis),
         stability=bool(len(analysis.stability)),
+        refitted=refitted,
         charts=charts,
         cards=topic_cards(analysis),
         themes=themes,

@@ -10,6 +10,7 @@ import numpy as np
 
 from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
+from topics.stats.stability import refits_ran
 from topics.text import first_sentence
 from topics.themes.tracking import narrate_themes, theme_topics
 
@@ -23,7 +24,8 @@ def topic_cards(analysis: Analysis) -> list[dict]:
     comp = comparison.table.set_index("topic")
     reps = analysis.representatives
     colors = topic_colors(analysis.topics["topic"])
-    stability = analysis.stability.set_index("topic") if len(analysis.stability) else None
+    refitted = refits_ran(analysis.stability, method=analysis.settings.get("method"))
+    stability = analysis.stability.set_index("topic") if refitted else None  # no claim of refits that did not run
     cards = []
     for row in analysis.topics.itertuples(index=False):
         if row.topic == -1:

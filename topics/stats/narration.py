@@ -131,6 +131,11 @@ def narrate_years(comparison, *, stability: pd.DataFrame | None = None, max_item
 
 
 def _stability_sentence(comparison: pd.DataFrame, stability: pd.DataFrame) -> str:
+    if not stability.attrs.get("refitted", True):  # the topics do not depend on the seed: nothing was refitted
+        return (
+            f"The topics do not depend on the seed, so no refit was needed: all {len(stability)} topics "
+            "and their changes are the same with any seed."
+        )
     n = int(stability["n_seeds"].iloc[0])
     seeds = f"{n} other seed{'s' if n != 1 else ''}"
     back = int((stability["recovered"] == n).sum())
