@@ -233,3 +233,25 @@ def test_seed_range():
     assert seed_range(range(40, 80)) == "40 to 79"
     assert seed_range([3, 5, 6]) == "3, 5, 6"
     assert seed_range([0, 1]) == "0, 1"
+
+
+def test_no_interval_on_a_change_fixed_at_zero(sample_analysis):
+    """One area holds every paper: its share is 100 % in both years by construction, so the
+    report gives its change no confidence interval and does not call it unclear."""
+    import dataclasses
+
+    from topics.stats.groups import compare_groups
+
+    documents = sample_analysis.documents.assign(area=0, area_label="everything")
+    selected = documents[documents["topic"] != -1]
+    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
+    one = compare_groups(by_area, "year", list(sample_analysis.comparison.groups))
+    assert one.table["ci_low_pp"].isna().all() and one.table["ci_high_pp"].isna().all()
+    assert float(one.table["diff_pp"].iloc[0]) == 0.0
+    areas = sample_analysis.areas.head(1).assign(area=0, label="everything", n_docs=len(selected))
+    topics_table = sample_analysis.topics.assign(area=0, area_label="everything")
+    analysis = dataclasses.replace(sample_analysis, area_comparison=one.per_area(one.table), areas=areas, topics=topics_table)
+    html = render_report(analysis)
+    assert "nan" not in re.sub(r"<script.*?</script>", "", html, flags=re.S).lower()
+    assert "none: it holds every paper" in html
+    assert "no area&#39;s share changed clearly" not in html and "there is no change between areas to compare" in html

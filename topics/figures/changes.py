@@ -30,8 +30,9 @@ def prevalence_shift(comparison, *, title: str | None = None, unit: str = "topic
     hover = [
         f"<b>{esc(r['label'])}</b><br>{esc(a)}: {r[f'n_{a}']} papers ({pct(r[f'share_{a}'])})"
         f"<br>{esc(b)}: {r[f'n_{b}']} papers ({pct(r[f'share_{b}'])})"
-        f"<br>{'change' if by == 'year' else 'difference'}: {r['diff_pp']:+.1f} points (95 % CI {r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f})"
-        f"<br>q = {r['q_value']:.3g} · {esc(r['direction'])}"
+        f"<br>{'change' if by == 'year' else 'difference'}: {r['diff_pp']:+.1f} points "
+        + (f"(95 % CI {r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f})" if r["ci_low_pp"] == r["ci_low_pp"] else "(fixed: it holds every paper)")
+        + f"<br>q = {r['q_value']:.3g} · {esc(r['direction'])}"
         for r in comp.to_dict("records")
     ]
     change = f"Change {esc(a)} → {esc(b)}" if by == "year" else f"Difference {esc(b)} − {esc(a)}"
