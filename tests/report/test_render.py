@@ -255,3 +255,28 @@ def test_no_interval_on_a_change_fixed_at_zero(sample_analysis):
     assert "nan" not in re.sub(r"<script.*?</script>", "", html, flags=re.S).lower()
     assert "none: it holds every paper" in html
     assert "no area&#39;s share changed clearly" not in html and "there is no change between areas to compare" in html
+
+
+def _caption(html: str, key: str) -> str:
+    return re.search(rf'<section class="chart" id="section-{key}">\s*<p class="how">(.*?)</p>', html, re.S).group(1)
+
+
+def test_a_caption_names_only_what_its_chart_shows(sample_analysis):
+    """Grey outliers only where there are outliers, area colours only where there are areas,
+    and Fisher's test only beside the p-values it gives."""
+    import dataclasses
+
+    html = render_report(sample_analysis)
+    assert not (sample_analysis.documents["topic"] == -1).any()  # Ward's topics and the consensus leave none here
+    assert "grey" not in _caption(html, "map") and "Colours follow the areas" in _caption(html, "map")
+    documents = sample_analysis.documents.copy()
+    documents.loc[documents.index[:3], ["topic", "topic_label"]] = [-1, "outliers"]
+    with_outliers = render_report(dataclasses.replace(sample_analysis, documents=documents))
+    assert "grey points are outliers" in _caption(with_outliers, "map")
+    one_area = dataclasses.replace(sample_analysis, areas=sample_analysis.areas.head(0))
+    caption = _caption(render_report(one_area), "map")
+    assert "areas" not in caption.lower() and "its own colour" in caption
+    table = re.search(r'<section id="comparison">(.*?)</section>', html, re.S).group(1)
+    assert "Fisher" in table and "<th>p</th>" in table
+    first = sample_analysis.comparison.rows()[0]
+    assert f'<td>{first["p"]:.3g}</td><td>{first["q"]:.3g}</td>' in table
