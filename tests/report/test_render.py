@@ -222,7 +222,7 @@ def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
     model = TopicModel(method="consensus", n_runs=3, n_epochs=30, random_state=2)
     consensus = topics.analyze(trend_corpus, embedder="lsa", model=model, random_state=2, cache=False)
     html = render_report(consensus)
-    assert "Consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8," in html
+    assert "consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8." in html
     # Ward's topics: the runs only give the confidence
     assert trend_analysis.settings["method"] == "ward"
     runs = trend_analysis.settings["n_runs"]

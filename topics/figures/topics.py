@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from topics.figures.style import LAYOUT, area_shades, esc, group_column, pct, topic_colors
-from topics.text import first_sentence
+from topics.text import paper_title
 
 __all__ = ["MAP_MAX_POINTS", "TERM_CHARS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
 
@@ -113,7 +113,7 @@ def topic_map(
             "placed by the similarity of their abstracts"
         )
     titles = docs["title"].fillna("").astype(str) if "title" in docs else pd.Series("", index=docs.index)
-    docs["hover"] = [esc(t if t else first_sentence(a, max_chars=110)) for t, a in zip(titles, docs["abstract"])]
+    docs["hover"] = [esc(paper_title(t, a, max_chars=110)) for t, a in zip(titles, docs["abstract"])]
     topic_area = (
         all_docs.drop_duplicates("topic").set_index("topic")["area"].astype(int).to_dict() if "area" in all_docs
         else {int(t): -1 for t in all_docs["topic"].unique()}

@@ -11,7 +11,7 @@ import numpy as np
 from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
 from topics.stats.stability import refits_ran
-from topics.text import first_sentence
+from topics.text import first_sentence, paper_title, plain_text
 from topics.themes.tracking import narrate_themes, theme_topics
 
 __all__ = ["area_rows", "new_topic_section", "theme_section", "topic_cards"]
@@ -32,7 +32,7 @@ def topic_cards(analysis: Analysis) -> list[dict]:
             continue
         c = comp.loc[row.topic] if row.topic in comp.index else None
         papers = [
-            {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
+            {"title": paper_title(r.title, r.abstract), "year": r.year, "abstract": first_sentence(plain_text(r.abstract), max_chars=300)}
             for r in reps[reps["topic"] == row.topic].itertuples(index=False)
         ]
         back = stability.loc[row.topic] if stability is not None and row.topic in stability.index else None
@@ -155,7 +155,7 @@ def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | Non
             "topic": int(row.topic), "label": row.label, "n_docs": int(row.n_docs), "terms": row.top_terms,
             "area": row.area_label, "color": colors[row.topic], "name_coverage": float(row.name_coverage),
             "tightness": float(row.tightness),
-            "papers": [{"title": docs["title"].iloc[i] or first_sentence(docs["abstract"].iloc[i]), "year": int(docs["year"].iloc[i])}
+            "papers": [{"title": paper_title(docs["title"].iloc[i], docs["abstract"].iloc[i]), "year": int(docs["year"].iloc[i])}
                        for i in order[:max_papers]],
             "more": max(0, len(order) - max_papers),
         })

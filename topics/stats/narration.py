@@ -437,6 +437,6 @@ def narrate_one_group(single, *, areas=None, max_items: int = 5) -> list[str]:
             sentences.append(f"The topics group into {n_areas} areas.")
     sentences.append(
         f"With one {single.by} there is nothing to compare: "
-        f"shares are of {basis}, and `topics update` adds a later year to a saved analysis."
+        f"shares are of {basis}, and the command “topics update” adds a later year to a saved analysis."
     )
     return sentences
