@@ -188,7 +188,7 @@ def update(
         papers, the novelty cut and how candidates were found.
     """
     model = analysis.model
-    embeddings = np.asarray(embeddings, dtype=np.float32)
+    embeddings = np.asanyarray(embeddings, dtype=np.float32)  # an Embeddings array keeps its fingerprint for transform
     _check(analysis, corpus, embeddings)
     timings: dict[str, float] = {}
     start = time.perf_counter()
