@@ -134,3 +134,19 @@ def test_vectors_of_another_backend_or_precision_are_refused(theme_corpus, tmp_p
     with pytest.raises(topics.EmbeddingError, match="the model's with hashing"):
         update(analysis, new, other)
     assert len(model.transform(new, hashing[:5])) == 5  # its own vectors pass
+
+
+def test_an_outlier_is_named_even_where_the_fit_had_none():
+    """assignments.csv had an empty topic_label on its outlier rows: Ward's fit has no -1."""
+    from topics.naming.labels import OUTLIER_NAME
+
+    corpus = make_theme_corpus(n_per_theme=15)
+    embeddings = embed_texts(corpus["abstract"].tolist(), HashingEmbedder(), cache=False)
+    model = TopicModel(method="ward", outlier_share=0.9, random_state=0).fit(corpus, embeddings)
+    assert -1 not in model.topic_names_
+    first, last = np.asarray(embeddings[0]), np.asarray(embeddings[-1])  # two papers of two themes
+    between = ((first + last) / np.linalg.norm(first + last))[None, :].astype(np.float32)
+    out = model.transform(["half one theme, half another"], between)  # its neighbours split: under 90 % agree
+    rows = out[out["topic"] == -1]
+    assert len(rows) == 1
+    assert (out["topic_label"] != "").all() and (rows["topic_label"] == OUTLIER_NAME).all()
