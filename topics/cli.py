@@ -624,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed", "pylatexenc"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from topics.io.corpus import CorpusError
     from topics.embedding.weights import EmbeddingError

@@ -31,6 +31,10 @@ _TEXT_COMMANDS = re.compile(
 )
 # Any remaining control word (\alpha, \cite, \\) or control symbol (\', \`, \&).
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[^A-Za-z\s]")
+# A control word with its argument (\H{o}, \cite{x}), or a control symbol.
+_COMMAND_ARGUMENT = re.compile(r"\\[A-Za-z]+\*?(?:\s*\{[^{}]*\})?|\\[^A-Za-z\s]")
+# An accent command with its letter (\'e, \"{o}, \`a).
+_ACCENT = re.compile(r"""\\[`'^"~=.]\s*(?:\{[A-Za-z]\}|[A-Za-z])""")
 # TeX quotes and leftover braces.
 _TEX_QUOTES = re.compile(r"``|''|`")
 _BRACES = re.compile(r"[{}]")
@@ -108,8 +112,9 @@ def plain_text(text: str) -> str:
         return convert(piece)
 
     out = _TEXT_COMMANDS.sub(r"\1", text)
+    out = _ACCENT.sub(span, out)  # \'e, \"{o}: the accent with its letter, never alone
     out = _MATH.sub(span, out)
-    out = _COMMAND.sub(span, out)
+    out = _COMMAND_ARGUMENT.sub(span, out)
     out = _TEX_QUOTES.sub(lambda m: {"``": "“", "''": "”", "`": "‘"}[m.group(0)], out)
     return normalize_whitespace(out.replace("{", "").replace("}", ""))
 

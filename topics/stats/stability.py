@@ -119,6 +119,10 @@ def seed_stability(
         corpus, model.labels_, comparison, others, seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
     )
     out.attrs["refitted"] = refits is not None or getattr(model, "params_", {}).get("method") != "ward"
+    if out.attrs["refitted"]:
+        logger.info("%d seeds: %d of %d topics came back in every one", len(seeds), int((out["unmatched"] == 0).sum()), len(out))
+    else:
+        logger.info("Ward's topics do not depend on the seed: no refit for %d seeds", len(seeds))
     return out
 
 
@@ -191,7 +195,7 @@ def labeling_stability(
                     "diff_pp": float(row["diff_pp"]) if back else np.nan,
                 }
             )
-        logger.info("seed %d: %d topics, %d matched one to one", seed, len(other), len(matched))
+        logger.debug("seed %d: %d topics, %d matched one to one", seed, len(other), len(matched))
     runs = pd.DataFrame(per_seed)
     summary = runs.groupby("topic", sort=False).agg(
         recovered=("recovered", "sum"),
