@@ -54,6 +54,12 @@ test: $(STAMP) browser docs
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow and not browser and not notebook"
 
+## The notebooks as .ipynb files beside their jupytext sources (notebooks/*.py), so that
+## Jupyter and `jupyter nbconvert --execute notebooks/01_explore_topics.ipynb` open them; they
+## read ../reports/model, so they stay in notebooks/. The .py files are the source: rerun after editing one.
+notebooks: $(STAMP)
+	$(BIN)/jupytext --to ipynb --quiet notebooks/0*.py
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 

@@ -1,6 +1,16 @@
 import pytest
 
-from topics.text import clean_for_terms, first_sentence, normalize, normalize_whitespace, singular, singular_words, text_hash
+from topics.text import (
+    clean_for_terms,
+    first_sentence,
+    normalize,
+    normalize_whitespace,
+    paper_title,
+    plain_text,
+    singular,
+    singular_words,
+    text_hash,
+)
 
 
 def test_latex_is_removed_but_words_kept():
@@ -56,3 +66,23 @@ def test_singular_words_lets_singular_and_plural_phrases_meet():
     assert singular_words("diffusion model") == singular_words("DIFFUSION MODELS")
     assert singular_words("a case study") == singular_words("A Case-Studies")
     assert singular_words("") == ""
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (r"$D$istributed training of $k$-Means.", "Distributed training of k-Means."),
+        (r"With $\alpha = 0.5$ and \textit{optimal transport}.", "With α = 0.5 and optimal transport."),
+        ("At 50 % of AT&T's C++ code.", "At 50 % of AT&T's C++ code."),  # no LaTeX: untouched, % no comment
+        (r"At 50\% and $50%$ of it.", "At 50% and 50% of it."),
+        ("No markup at all.", "No markup at all."),
+    ],
+)
+def test_plain_text_shows_latex_as_the_characters_it_stands_for(text, expected):
+    assert plain_text(text) == expected
+
+
+def test_paper_title_is_the_title_else_the_first_sentence_as_plain_text():
+    assert paper_title("", r"$D$istributed $k$-Means. A second sentence.") == "Distributed k-Means."
+    assert paper_title(float("nan"), "One sentence. Two.") == "One sentence."
+    assert paper_title(r"The $\ell_1$ title", "Abstract.") == "The ℓ_1 title"

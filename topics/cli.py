@@ -40,12 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
         "report. Without INPUT, the bundled ICLR 2024/2025 files are used.",
     )
     _add_input_arguments(rep)
-    rep.add_argument("-o", "--output", type=Path, default=None,
+    rep.add_argument("-o", "--output", type=Path, default=None, metavar="HTML",
                      help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
                           "for trends, reports/<venue>-by-<column>.html for other groupings)")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
-                     help="also write documents.csv, topics.csv, comparison.csv, prevalence.csv (and themes.csv, theme_papers.csv with themes) here")
-    rep.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+                     help="also write here documents.csv, topics.csv, areas.csv, comparison.csv, area_comparison.csv, "
+                          "prevalence.csv, and where they apply stability.csv (--stability-seeds), bursts.csv (trends), "
+                          "themes.csv and theme_papers.csv (themes)")
+    rep.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     rep.add_argument("--by", default="year", metavar="COLUMN",
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
                           "or any column of a table INPUT")
@@ -61,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a research area to track beside the topics, e.g. --theme 'optimal transport' (repeatable)")
     rep.add_argument("--themes", type=Path, default=None, metavar="FILE",
                      help="themes from a TOML or YAML file: entries with name, phrases, examples (paper ids or titles)")
-    rep.add_argument("--min-cluster-size", type=int, default=None, help="smallest topic (default: derived from corpus size)")
+    rep.add_argument("--min-cluster-size", type=int, default=None, metavar="N", help="smallest topic (default: derived from corpus size)")
     rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
                      help="embed and run the consensus runs on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
@@ -79,8 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
         "topic diversity, outlier share, agreement with refits under other seeds, and, with --labels-column, "
         "agreement with a label or keyword column of the corpus.",
     )
-    _add_input_arguments(ev)
-    ev.add_argument("--seed", type=int, default=0, help="random seed of the scored fit (default 0)")
+    _add_input_arguments(ev, keeps_analyses=False)
+    ev.add_argument("--seed", type=int, default=0, metavar="N", help="random seed of the scored fit (default 0)")
     ev.add_argument("--refits", type=int, default=2, metavar="N",
                     help="refits with seeds seed+1..seed+N for the seed agreement (default 2; 0 skips it)")
     ev.add_argument("--runs", type=int, default=None, metavar="N", help="consensus UMAP runs per fit (default 40)")
@@ -95,13 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="place new papers in the topics of a saved analysis, without refitting",
         description="Embed the papers of INPUT with the backend the saved analysis used and give each the topic of the "
         "saved analysis its nearest fitted papers vote for, a confidence, and whether it is novel (further from every "
-        "topic than 95 %% of the fitted papers are from theirs).",
+        "topic than 95 % of the fitted papers are from theirs).",
     )
     asg.add_argument("model_dir", type=Path, metavar="MODEL_DIR", help="a folder written by `topics report --save-model`")
     asg.add_argument("inputs", nargs="+", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     asg.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write assignments.csv (one row per paper) and assigned_topics.csv (papers per topic) here")
-    asg.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    asg.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     asg.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     asg.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
@@ -114,21 +116,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     upd.add_argument("model_dir", type=Path, metavar="MODEL_DIR", help="a folder written by `topics report --save-model`")
     upd.add_argument("inputs", nargs="+", metavar="NEW_INPUT", help="the new papers: paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
-    upd.add_argument("-o", "--output", type=Path, default=None,
+    upd.add_argument("-o", "--output", type=Path, default=None, metavar="HTML",
                      help="HTML report path (default: reports/<venue>-<first>-vs-<last>.html, or -<first>-<last> for three or more years)")
     upd.add_argument("--save-model", type=Path, default=None, metavar="DIR", help="also save the updated analysis in this folder")
     upd.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write the report's tables here, with new_topics.csv and new_papers.csv")
-    upd.add_argument("--min-cluster-size", type=int, default=None,
+    upd.add_argument("--min-cluster-size", type=int, default=None, metavar="N",
                      help="smallest candidate new topic (default: the saved model's smallest topic)")
-    upd.add_argument("--cache-dir", type=Path, default=None, help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    upd.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     upd.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     upd.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
     return parser
 
 
-def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
-    """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache."""
+def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: bool = True) -> None:
+    """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache
+    (which keeps the last analyses too where ``keeps_analyses``: for report, not evaluate)."""
     from topics.embedding.backends import BACKENDS
 
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
@@ -138,10 +141,15 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, default=default, help="embedding backend: " + ", ".join(
         f"{b.name} ({b.description}{', default' if b.name == default else ''})" for b in BACKENDS.values()))
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
-    parser.add_argument("--cache-dir", type=Path, default=None,
-                        help="cache folder: embeddings, and for report the last analyses, which a rerun with the same papers, "
-                             "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (embeddings; for report, analyses)")
+    if keeps_analyses:
+        parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                            help="cache folder: embeddings, and the last analyses, which a rerun with the same papers, "
+                                 "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+        parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (embeddings and analyses)")
+    else:
+        parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                            help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+        parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
 
 
 def _load(args: argparse.Namespace):
@@ -614,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed", "pylatexenc"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from topics.io.corpus import CorpusError
     from topics.embedding.weights import EmbeddingError

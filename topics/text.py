@@ -17,7 +17,7 @@ import functools
 import hashlib
 import re
 
-__all__ = ["clean_for_terms", "first_sentence", "fold_accents", "normalize", "normalize_whitespace", "singular", "singular_words", "text_hash"]
+__all__ = ["clean_for_terms", "first_sentence", "fold_accents", "paper_title", "plain_text", "normalize", "normalize_whitespace", "singular", "singular_words", "text_hash"]
 
 _WS = re.compile(r"\s+")
 
@@ -31,6 +31,10 @@ _TEXT_COMMANDS = re.compile(
 )
 # Any remaining control word (\alpha, \cite, \\) or control symbol (\', \`, \&).
 _COMMAND = re.compile(r"\\[A-Za-z]+\*?|\\[^A-Za-z\s]")
+# A control word with its argument (\H{o}, \cite{x}), or a control symbol.
+_COMMAND_ARGUMENT = re.compile(r"\\[A-Za-z]+\*?(?:\s*\{[^{}]*\})?|\\[^A-Za-z\s]")
+# An accent command with its letter (\'e, \"{o}, \`a).
+_ACCENT = re.compile(r"""\\[`'^"~=.]\s*(?:\{[A-Za-z]\}|[A-Za-z])""")
 # TeX quotes and leftover braces.
 _TEX_QUOTES = re.compile(r"``|''|`")
 _BRACES = re.compile(r"[{}]")
@@ -80,6 +84,46 @@ def clean_for_terms(text: str) -> str:
     out = normalize_whitespace(out)
     # Removing a span can leave "word ." -- tidy spaces before punctuation.
     return re.sub(r"\s+([.,;:!?)])", r"\1", out)
+
+
+def plain_text(text: str) -> str:
+    """``text`` as a reader should see it: its LaTeX markup turned into the characters it
+    stands for, all other text as it is.
+
+    Only the spans that are LaTeX are converted (math, formatting commands, control words,
+    TeX quotes; pylatexenc's ``LatexNodes2Text``), so that a plain "%" or "&" in an
+    abstract stays as written.
+
+    Examples
+    --------
+    >>> plain_text(r"$D$istributed $k$-Means at 50 % with $\alpha$ and \textit{optimal transport}.")
+    'Distributed k-Means at 50 % with α and optimal transport.'
+    """
+    if not any(c in text for c in "$\\`'{}"):
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    convert = LatexNodes2Text(math_mode="text").latex_to_text
+
+    def span(match: re.Match[str]) -> str:
+        piece = match.group(0)
+        if piece.startswith(("$", "\\(", "\\[")):  # math: a percent sign there is no comment
+            return convert(re.sub(r"(?<!\\)%", r"\\%", piece)).strip()
+        return convert(piece)
+
+    out = _TEXT_COMMANDS.sub(r"\1", text)
+    out = _ACCENT.sub(span, out)  # \'e, \"{o}: the accent with its letter, never alone
+    out = _MATH.sub(span, out)
+    out = _COMMAND_ARGUMENT.sub(span, out)
+    out = _TEX_QUOTES.sub(lambda m: {"``": "“", "''": "”", "`": "‘"}[m.group(0)], out)
+    return normalize_whitespace(out.replace("{", "").replace("}", ""))
+
+
+def paper_title(title: object, abstract: str, *, max_chars: int = 160) -> str:
+    """The title to show for a paper: its ``title``, else its abstract's first sentence
+    (shortened to ``max_chars``), either with its LaTeX markup as plain text (:func:`plain_text`)."""
+    title = "" if title is None or title != title else str(title).strip()  # None and NaN: no title
+    return plain_text(title) if title else first_sentence(plain_text(str(abstract)), max_chars=max_chars)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")

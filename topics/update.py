@@ -179,7 +179,7 @@ def update(
         ``settings["update"]`` states the new years, the number of new and novel
         papers, the novelty cut and how candidates were found.
     """
-    embeddings = np.asarray(embeddings, dtype=np.float32)
+    embeddings = np.asanyarray(embeddings, dtype=np.float32)  # an Embeddings array keeps its fingerprint for transform
     _check(analysis, corpus, embeddings)
     timings: dict[str, float] = {}
     with _timed(timings, "assign"):

@@ -110,3 +110,43 @@ def test_the_novelty_cut_is_a_quantile_of_the_fitted_papers_own_similarity(theme
     assert own.shape == theme_model.labels_.shape and np.isfinite(own).all() and (own <= 1 + 1e-9).all()
     assert novelty_cut(theme_model, quantile=0.05) == pytest.approx(np.quantile(own, 0.05))
     assert novelty_cut(theme_model, quantile=0.5) == pytest.approx(np.median(own))
+
+
+def test_vectors_of_another_backend_or_precision_are_refused(theme_corpus, tmp_path):
+    """The README once embedded new papers with "minilm" (bf16 on this CPU) for a model
+    fitted in fp32: 835 s and no warning. The model knows its vectors' fingerprint, through
+    saving and loading; transform and update refuse others with one line saying which."""
+    import topics
+    from topics.embedding.embed import Embeddings, embedder_for
+    from topics.pipeline import embedding_texts
+    from topics.update import update
+
+    hashing = embed_texts(embedding_texts(theme_corpus), "hashing", cache=False)
+    analysis = topics.analyze(theme_corpus, embeddings=hashing, random_state=0, cache=False)
+    model = topics.load(topics.save(analysis, tmp_path / "model")).model
+    assert model.embedding_fingerprint_ == hashing.fingerprint
+    assert embedder_for(model.embedding_fingerprint_).fingerprint() == hashing.fingerprint  # the automatic way
+    new = theme_corpus.head(5).assign(doc_id=[f"new{i}" for i in range(5)], year=2026)
+    other = Embeddings.of(hashing[:5], "minilm:53aa:bf16:windows:shapes16x4")
+    with pytest.raises(topics.EmbeddingError, match=r"^these vectors were embedded with minilm, bf16, the model's with hashing") as error:
+        model.transform(new, other)
+    assert "\n" not in str(error.value)
+    with pytest.raises(topics.EmbeddingError, match="the model's with hashing"):
+        update(analysis, new, other)
+    assert len(model.transform(new, hashing[:5])) == 5  # its own vectors pass
+
+
+def test_an_outlier_is_named_even_where_the_fit_had_none():
+    """assignments.csv had an empty topic_label on its outlier rows: Ward's fit has no -1."""
+    from topics.naming.labels import OUTLIER_NAME
+
+    corpus = make_theme_corpus(n_per_theme=15)
+    embeddings = embed_texts(corpus["abstract"].tolist(), HashingEmbedder(), cache=False)
+    model = TopicModel(method="ward", outlier_share=0.9, random_state=0).fit(corpus, embeddings)
+    assert -1 not in model.topic_names_
+    first, last = np.asarray(embeddings[0]), np.asarray(embeddings[-1])  # two papers of two themes
+    between = ((first + last) / np.linalg.norm(first + last))[None, :].astype(np.float32)
+    out = model.transform(["half one theme, half another"], between)  # its neighbours split: under 90 % agree
+    rows = out[out["topic"] == -1]
+    assert len(rows) == 1
+    assert (out["topic_label"] != "").all() and (rows["topic_label"] == OUTLIER_NAME).all()

@@ -5,7 +5,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from topics.clustering.consensus import (
-    assign_outliers, coassociation, extend_labels, membership_confidence, partition_graph, run_seeds,
+    ConsensusClusterer, assign_outliers, coassociation, extend_labels, membership_confidence, partition_graph, run_seeds,
 )
 from topics.clustering.neighbors import nearest_neighbors
 
@@ -159,3 +159,16 @@ def test_extended_runs_keep_their_small_integers():
     together = extend_labels(runs, landmarks, (indices, distances))
     assert together.dtype == np.int32
     assert together.tolist() == extend_labels(runs.astype(np.int64), landmarks, (indices, distances)).tolist()
+
+
+def test_the_runs_log_one_line_not_one_per_run(caplog):
+    """`make report` printed 40 INFO lines "run with seed N" per consensus: now one line at
+    INFO (a progress bar shows the runs), the runs at DEBUG."""
+    import logging
+
+    truth, points = _planted(seed=1, n_groups=3, per_group=30)
+    with caplog.at_level(logging.INFO, logger="topics"):
+        ConsensusClusterer(n_runs=4, n_epochs=20, n_neighbors=10, min_cluster_size=10, random_state=0, n_jobs=1).fit(points)
+    lines = [r.getMessage() for r in caplog.records if r.name == "topics.clustering.consensus" and r.levelno == logging.INFO]
+    assert len(lines) == 1 and lines[0].startswith("4 runs: ")
+    assert not any("run with seed" in r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)

@@ -6,9 +6,12 @@ import pytest
 
 from topics import figures
 from topics.figures.style import (
+    MIN_CHROMA,
+    N_AREA_COLORS,
     OUTLIER_COLOR,
     PALETTE,
     area_shades,
+    chroma,
     esc,
     group_column,
     is_clear,
@@ -39,7 +42,18 @@ def test_area_shades_run_from_dark_to_light_within_each_area():
         [round(c + 0.45 * (255 - c)) for c in base],
     ]
     assert [shades[t] for t in (0, 3, 5)] == ["#" + "".join(f"{c:02x}" for c in rgb) for rgb in expected]
-    assert area_shades({0: 25})[0] == PALETTE[1]  # areas cycle through the 24 darker colours
+    assert area_shades({0: N_AREA_COLORS + 1})[0] == PALETTE[1]  # areas cycle through the darker colours
+
+
+def test_no_topic_or_area_is_drawn_in_grey():
+    """Grey means an outlier: no topic's colour, and no area's shade on the map, is grey or
+    near it (the palettes' dark grey "#222A2A" once drew the area "language models")."""
+    assert chroma(OUTLIER_COLOR) == 0 and chroma("#222A2A") < 0.05
+    colors = list(figures.topic_colors(range(3 * len(PALETTE))).values())
+    assert min(chroma(c) for c in colors) >= MIN_CHROMA
+    # 30 areas of six topics each: the lightest shade moves 45 % towards white, the darkest 30 % towards black
+    shades = area_shades({t: t // 6 for t in range(180)})
+    assert min(chroma(c) for c in shades.values()) > 0.15
 
 
 def test_esc_escapes_markup_and_quotes():

@@ -11,6 +11,7 @@ import pytest
 
 import topics
 from topics.report.explorer import explorer_data, explorer_rows, explorer_script, nearest_papers, script_json, unpack
+from topics.text import plain_text
 
 PAYLOADS = ["</script><script>alert(1)</script>", "<img src=x onerror=alert(1)>", "\"'><svg onload=alert(1)>",
             "<!--<script>", "a & b \u2028 c \u2029 d"]
@@ -82,8 +83,9 @@ def test_explorer_data_holds_every_paper_of_a_small_corpus(sample_analysis):
     assert p["confidence"] == [round(100 * c) for c in docs["confidence"]]
     assert p["low"] == docs["low_confidence"].astype(int).tolist()
     assert p["x"] == pytest.approx(sample_analysis.coords[:, 0].tolist(), abs=1e-3)
-    # no titles in the sample: each paper is named by its abstract's first sentence
-    assert all(t and a.startswith(t.rstrip(".…")[:20]) for t, a in zip(p["title"], p["abstract"]))
+    # no titles in the sample: each paper is named by its abstract's first sentence, its LaTeX as text
+    assert all(t and plain_text(a).startswith(t.rstrip(".…")[:20]) for t, a in zip(p["title"], p["abstract"]))
+    assert not any("$" in t for t in p["title"])
     near, sims = nearest_papers(sample_analysis.embeddings, k=5)
     assert p["neighbors"] == near.tolist()
     assert p["similarity"] == np.rint(100 * sims).astype(int).tolist()

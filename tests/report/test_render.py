@@ -222,7 +222,7 @@ def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
     model = TopicModel(method="consensus", n_runs=3, n_epochs=30, random_state=2)
     consensus = topics.analyze(trend_corpus, embedder="lsa", model=model, random_state=2, cache=False)
     html = render_report(consensus)
-    assert "Consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8," in html
+    assert "consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8." in html
     # Ward's topics: the runs only give the confidence
     assert trend_analysis.settings["method"] == "ward"
     runs = trend_analysis.settings["n_runs"]
@@ -233,3 +233,50 @@ def test_seed_range():
     assert seed_range(range(40, 80)) == "40 to 79"
     assert seed_range([3, 5, 6]) == "3, 5, 6"
     assert seed_range([0, 1]) == "0, 1"
+
+
+def test_no_interval_on_a_change_fixed_at_zero(sample_analysis):
+    """One area holds every paper: its share is 100 % in both years by construction, so the
+    report gives its change no confidence interval and does not call it unclear."""
+    import dataclasses
+
+    from topics.stats.groups import compare_groups
+
+    documents = sample_analysis.documents.assign(area=0, area_label="everything")
+    selected = documents[documents["topic"] != -1]
+    by_area = selected.assign(topic=selected["area"], topic_label=selected["area_label"])
+    one = compare_groups(by_area, "year", list(sample_analysis.comparison.groups))
+    assert one.table["ci_low_pp"].isna().all() and one.table["ci_high_pp"].isna().all()
+    assert float(one.table["diff_pp"].iloc[0]) == 0.0
+    areas = sample_analysis.areas.head(1).assign(area=0, label="everything", n_docs=len(selected))
+    topics_table = sample_analysis.topics.assign(area=0, area_label="everything")
+    analysis = dataclasses.replace(sample_analysis, area_comparison=one.per_area(one.table), areas=areas, topics=topics_table)
+    html = render_report(analysis)
+    assert "nan" not in re.sub(r"<script.*?</script>", "", html, flags=re.S).lower()
+    assert "none: it holds every paper" in html
+    assert "no area&#39;s share changed clearly" not in html and "there is no change between areas to compare" in html
+
+
+def _caption(html: str, key: str) -> str:
+    return re.search(rf'<section class="chart" id="section-{key}">\s*<p class="how">(.*?)</p>', html, re.S).group(1)
+
+
+def test_a_caption_names_only_what_its_chart_shows(sample_analysis):
+    """Grey outliers only where there are outliers, area colours only where there are areas,
+    and Fisher's test only beside the p-values it gives."""
+    import dataclasses
+
+    html = render_report(sample_analysis)
+    assert not (sample_analysis.documents["topic"] == -1).any()  # Ward's topics and the consensus leave none here
+    assert "grey" not in _caption(html, "map") and "Colours follow the areas" in _caption(html, "map")
+    documents = sample_analysis.documents.copy()
+    documents.loc[documents.index[:3], ["topic", "topic_label"]] = [-1, "outliers"]
+    with_outliers = render_report(dataclasses.replace(sample_analysis, documents=documents))
+    assert "grey points are outliers" in _caption(with_outliers, "map")
+    one_area = dataclasses.replace(sample_analysis, areas=sample_analysis.areas.head(0))
+    caption = _caption(render_report(one_area), "map")
+    assert "areas" not in caption.lower() and "its own colour" in caption
+    table = re.search(r'<section id="comparison">(.*?)</section>', html, re.S).group(1)
+    assert "Fisher" in table and "<th>p</th>" in table
+    first = sample_analysis.comparison.rows()[0]
+    assert f'<td>{first["p"]:.3g}</td><td>{first["q"]:.3g}</td>' in table

@@ -169,7 +169,7 @@ def test_two_groups_rows(two):
     stability = pd.DataFrame({"topic": [0, 1], "same_direction": [3, 1], "n_seeds": [3, 3]})
     rows = two.rows(stability=stability)
     assert len(rows) == len(two.table)
-    assert all(set(r) == {"topic", "label", "n_a", "n_b", "share_a", "share_b", "diff", "low", "high", "z", "q", "direction", "held"}
+    assert all(set(r) == {"topic", "label", "n_a", "n_b", "share_a", "share_b", "diff", "low", "high", "z", "p", "q", "direction", "held"}
                for r in rows)
     assert [r["topic"] for r in rows] == two.table["topic"].tolist()
     row = next(r for r in rows if r["topic"] == 0)

@@ -9,7 +9,7 @@ from topics.clustering.tables import document_table
 from topics.embedding.embed import embed_texts
 from topics.stats import narration
 from topics.stats.comparison import TwoGroups
-from topics.stats.stability import STABILITY_COLUMNS, labeling_stability, match_topics, seed_stability
+from topics.stats.stability import STABILITY_COLUMNS, labeling_stability, match_topics, refits_ran, seed_stability
 from topics.stats.trends import compare_years
 
 
@@ -58,7 +58,18 @@ def test_ward_topics_are_not_refitted_for_each_seed(trending, monkeypatch):
     monkeypatch.setattr(TopicModel, "fit", no_fit)
     table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
     pd.testing.assert_frame_equal(table, expected)
-    assert table.attrs == expected.attrs and table["stable"].all()
+    assert {k: v for k, v in table.attrs.items() if k != "refitted"} == {k: v for k, v in expected.attrs.items() if k != "refitted"}
+    assert table["stable"].all()
+    # what was done is what is said: no refit ran, so no sentence claims refits or seeds they came back in
+    assert table.attrs["refitted"] is False and expected.attrs["refitted"] is True
+    assert refits_ran(expected) and not refits_ran(table)
+    sentence = comparison.narrate(stability=table)[-1]
+    assert sentence == (
+        f"The topics do not depend on the seed, so no refit was needed: all {len(table)} topics "
+        "and their changes are the same with any seed."
+    )
+    assert "Refitted" not in " ".join(comparison.narrate(stability=table))
+    assert comparison.narrate(stability=expected)[-1].startswith("Refitted with 2 other seeds")
 
 
 def test_clear_themes_and_their_changes_hold_in_every_seed(trending):
@@ -161,3 +172,18 @@ def test_analyze_and_the_report_carry_it(sample_corpus, tmp_path):
     assert plain.stability.empty and "holds in seeds" not in plain_html and "other seeds</div>" not in plain_html
     assert "stability" not in topics.write_tables(plain, tmp_path / "plain")
     np.testing.assert_array_equal(plain.model.labels_, analysis.model.labels_)  # the reference fit is untouched
+
+
+def test_a_report_states_refits_only_when_refits_ran(trending, tmp_path):
+    """Ward's hierarchy: the stability seeds run no refit, so no sentence, card or column claims one,
+    also after the analysis is saved and loaded (where the table's attrs may be gone)."""
+    corpus, embeddings, _, _ = trending
+    analysis = topics.analyze(
+        corpus, embeddings=embeddings, model=TopicModel(method="ward", random_state=0), cache=False, stability_seeds=[1, 2],
+    )
+    assert analysis.settings["method"] == "ward"
+    loaded = topics.load(topics.save(analysis, tmp_path / "model"))
+    for each in (analysis, loaded):
+        html = topics.render_report(each)
+        assert "came back" not in html and "other seeds</div>" not in html and "<th>holds in seeds</th>" not in html
+        assert "Refitted with" not in html and "no refit was needed" in html

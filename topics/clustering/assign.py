@@ -38,6 +38,7 @@ import pandas as pd
 
 from topics.clustering.consensus import membership_confidence
 from topics.clustering.neighbors import nearest_neighbors, vote
+from topics.naming.labels import OUTLIER_NAME
 from topics.vectors import unit_rows
 
 __all__ = [
@@ -220,7 +221,8 @@ def assign_documents(model, embeddings: np.ndarray, *, novelty_quantile: float =
     out = pd.DataFrame(
         {
             "topic": topics.astype(int),
-            "topic_label": [model.topic_names_.get(int(t), "") for t in topics],
+            # an outlier is named as the fit names its outliers, also where the fit had none
+            "topic_label": [model.topic_names_.get(int(t), OUTLIER_NAME if t == -1 else "") for t in topics],
             "confidence": confidence,
             "similarity": similarity,
             "nearest_topic": nearest.astype(int),

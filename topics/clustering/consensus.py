@@ -351,7 +351,11 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         settings = (k, self.n_components, self.n_epochs, self.min_cluster_size, self.min_samples)
         results = _parallel_runs(X, (indices[:, :k], distances[:, :k]), settings, self.seeds_, self.n_jobs)
         for s, (labels, _) in zip(self.seeds_, results):
-            logger.info("run with seed %d: %d clusters, %.1f %% outliers", s, labels[0].max() + 1, 100 * np.mean(labels[0] == -1))
+            logger.debug("run with seed %d: %d clusters, %.1f %% outliers", s, labels[0].max() + 1, 100 * np.mean(labels[0] == -1))
+        clusters = [int(labels[0].max()) + 1 for labels, _ in results]
+        outliers = [100 * float(np.mean(labels[0] == -1)) for labels, _ in results]
+        logger.info("%d runs: %d to %d clusters, %.1f to %.1f %% outliers", len(results), min(clusters), max(clusters),
+                    min(outliers), max(outliers))
         self.runs_ = np.concatenate([labels for labels, _ in results])
         together = coassociation(self.runs_, indices).power(self.power)
         self.core_labels_ = partition_graph(together, resolution=self.resolution, min_size=self.min_cluster_size, random_state=seed)

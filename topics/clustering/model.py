@@ -46,6 +46,7 @@ from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
 from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, topic_names
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
+from topics.embedding.embed import check_same_embedder
 from topics.text import clean_for_terms
 from topics.vectors import unit_rows
 
@@ -232,6 +233,9 @@ class TopicModel(BaseEstimator):
     embeddings_ : ndarray of float32, shape (n_docs, dim)
         The embeddings the model was fitted on (centroids, representative papers and
         ``merge`` read them).
+    embedding_fingerprint_ : str or None
+        The backend and precision of the embeddings (their ``fingerprint``, where
+        :func:`topics.embed_texts` made them); :meth:`transform` refuses other vectors.
     seeds_ : ndarray of int
         The seeds of the consensus runs.
     bertopic_ : bertopic.BERTopic
@@ -303,6 +307,7 @@ class TopicModel(BaseEstimator):
 
         ``embeddings`` has one row per document, in the same order.
         """
+        fingerprint = getattr(embeddings, "fingerprint", None)  # the backend and precision, where the vectors say
         texts, embeddings = check_inputs(corpus, embeddings)
         if not 0 <= self.outlier_share <= 1:
             raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
@@ -361,6 +366,7 @@ class TopicModel(BaseEstimator):
         self.texts_ = texts
         self.fit_texts_ = fit_texts
         self.embeddings_ = embeddings
+        self.embedding_fingerprint_ = fingerprint
         areas = None
         if params["method"] == "ward":  # areas from the same hierarchy as the topics
             n_topics = len(set(topics[fitted].tolist()) - {-1})
@@ -390,11 +396,17 @@ class TopicModel(BaseEstimator):
     ) -> pd.DataFrame:
         """Place new documents in the fitted topics, without refitting
         (:func:`topics.clustering.assign.assign_documents`: topic, topic_label, confidence,
-        similarity, nearest_topic, novel; ``doc_id`` first where ``corpus`` has one)."""
+        similarity, nearest_topic, novel; ``doc_id`` first where ``corpus`` has one).
+
+        ``embeddings`` must come from the backend and precision the model was fitted on
+        (``embedding_fingerprint_``, where :func:`topics.embed_texts` made both): other
+        vectors are refused with an :class:`~topics.embedding.weights.EmbeddingError`;
+        :func:`topics.embedding.embed.embedder_for` gives the embedder to use."""
         self._check_fitted()
         n = len(corpus)
         if len(embeddings) != n:
             raise ValueError(f"{len(embeddings)} embeddings for {n} documents")
+        check_same_embedder(getattr(self, "embedding_fingerprint_", None), embeddings)
         out = assign_documents(self, embeddings, novelty_quantile=novelty_quantile)
         if isinstance(corpus, pd.DataFrame) and "doc_id" in corpus:
             out.insert(0, "doc_id", corpus["doc_id"].to_numpy())
@@ -543,7 +555,7 @@ def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -
     """The documents' texts and the embeddings as float32, after checking that they fit
     together (one row per document, at least :data:`MIN_DOCUMENTS`, all finite)."""
     texts = _texts(corpus)
-    embeddings = np.asarray(embeddings, dtype=np.float32)
+    embeddings = np.asanyarray(embeddings, dtype=np.float32)  # the same object: an Embeddings array stays one
     if embeddings.ndim != 2 or embeddings.shape[0] != len(texts):
         raise ValueError(f"embeddings must have shape ({len(texts)}, dim), got {embeddings.shape}")
     if len(texts) < MIN_DOCUMENTS:

@@ -9,12 +9,15 @@ exactly what runs in sequence give.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
 
 __all__ = ["on_cluster", "parallel_runs", "readings"]
+
+logger = logging.getLogger(__name__)
 
 
 def readings(min_cluster_size: int) -> list[tuple[int, str]]:
@@ -41,14 +44,28 @@ def parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, n
     once as the cluster has threads.
     """
     from joblib import Parallel, delayed, effective_n_jobs
+    from tqdm.auto import tqdm
 
     workers = min(effective_n_jobs(n_jobs), len(seeds))
-    if workers <= 1:
-        return [_one_run(X, *graph, *settings, s) for s in seeds]
-    # no backend named: loky processes, or the backend of an enclosing on_cluster(), which
-    # sends each array argument to the cluster once (joblib scatters arrays, not tuples)
-    indices, distances = graph
-    return Parallel(n_jobs=workers, prefer="processes")(delayed(_one_run)(X, indices, distances, *settings, s) for s in seeds)
+    # a bar over the runs where this module logs at INFO (the command line without -q), not a line per run
+    bar = tqdm(total=len(seeds), desc="consensus runs", unit="run", disable=not logger.isEnabledFor(logging.INFO), leave=False)
+    with bar:
+        if workers <= 1:
+            results = []
+            for s in seeds:
+                results.append(_one_run(X, *graph, *settings, s))
+                bar.update()
+            return results
+        # no backend named: loky processes, or the backend of an enclosing on_cluster(), which
+        # sends each array argument to the cluster once (joblib scatters arrays, not tuples)
+        indices, distances = graph
+        results = []
+        for result in Parallel(n_jobs=workers, prefer="processes", return_as="generator")(
+            delayed(_one_run)(X, indices, distances, *settings, s) for s in seeds
+        ):
+            results.append(result)
+            bar.update()
+        return results
 
 
 @contextmanager

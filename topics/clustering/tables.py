@@ -12,7 +12,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from topics.clustering.model import TopicModel
-from topics.text import clean_for_terms, first_sentence
+from topics.text import clean_for_terms, paper_title
 from topics.vectors import unit_rows
 
 __all__ = [
@@ -94,7 +94,7 @@ def _typical_titles(model: TopicModel, corpus: pd.DataFrame | None, topic: int, 
     titles = []
     for i in order:
         title = str(corpus["title"].iloc[i]) if corpus is not None and "title" in corpus else ""
-        text = title.strip() or first_sentence(corpus["abstract"].iloc[i] if corpus is not None else clean_for_terms(model.texts_[i]), max_chars=80)
+        text = paper_title(title, corpus["abstract"].iloc[i] if corpus is not None else clean_for_terms(model.texts_[i]), max_chars=80)
         titles.append(text)
     return " | ".join(titles)
 

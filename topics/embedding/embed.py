@@ -16,8 +16,12 @@ import numpy as np
 
 from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
+from topics.embedding.weights import EmbeddingError
 
-__all__ = ["CHUNK_SIZE_ENV", "DEFAULT_CHUNK_SIZE", "check_inputs", "chunk_size_from_env", "chunked", "embed_texts", "progress_bar"]
+__all__ = [
+    "CHUNK_SIZE_ENV", "DEFAULT_CHUNK_SIZE", "PROGRESS_STEP", "Embeddings", "check_inputs", "check_same_embedder",
+    "chunk_size_from_env", "chunked", "describe_fingerprint", "embed_texts", "embedder_for", "progress_bar",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +32,63 @@ DEFAULT_CHUNK_SIZE = 1024
 #: The environment variable that sets the chunk size (``TOPICS_CHUNK_SIZE=256``): smaller
 #: chunks lose less work when a run is killed, so a corpus of 1,024 texts or fewer can resume.
 CHUNK_SIZE_ENV = "TOPICS_CHUNK_SIZE"
+
+
+class Embeddings(np.ndarray):
+    """An array of embeddings that knows the backend and precision it came from:
+    ``fingerprint`` (:meth:`topics.embedding.backends.Embedder.fingerprint`; ``None`` where
+    unknown). :func:`embed_texts` returns one; slices and copies keep the fingerprint, and
+    :func:`check_same_embedder` compares it with what a model was fitted on."""
+
+    fingerprint: str | None = None
+
+    @classmethod
+    def of(cls, array, fingerprint: str | None) -> Embeddings:
+        out = np.asarray(array).view(cls)
+        out.fingerprint = fingerprint
+        return out
+
+    def __array_finalize__(self, obj) -> None:
+        self.fingerprint = getattr(obj, "fingerprint", None)
+
+
+def describe_fingerprint(fingerprint: str) -> str:
+    """A backend's fingerprint as a reader names it: ``"minilm, bf16"``, ``"static"``, ``"hashing"``."""
+    parts = str(fingerprint).split(":")
+    precision = next((p for p in parts[1:] if p in ("bf16", "fp32", "int8")), None)
+    return f"{parts[0]}, {precision}" if precision and parts[0] == "minilm" else parts[0]
+
+
+def check_same_embedder(expected: str | None, embeddings) -> None:
+    """Raise :class:`~topics.embedding.weights.EmbeddingError` where ``embeddings`` come from another backend
+    or precision than ``expected`` (a fingerprint): vectors of two embedders are not
+    comparable, and bf16 vectors differ from fp32 ones of the same model. Nothing is
+    checked where either side is unknown."""
+    got = getattr(embeddings, "fingerprint", None)
+    if expected is None or got is None or got == expected:
+        return
+    want, have = describe_fingerprint(expected), describe_fingerprint(got)
+    if want == have:
+        want, have = expected, got
+    backend = {"minilm, fp32": '"minilm-fp32"', "minilm, bf16": '"minilm"'}.get(want, f'"{want}"')
+    raise EmbeddingError(
+        f"these vectors were embedded with {have}, the model's with {want}: embed the papers with the model's "
+        f"own backend (embed_texts(texts, embedder_for(model.embedding_fingerprint_)), here {backend})"
+    )
+
+
+def embedder_for(fingerprint: str | None, *, model: str | os.PathLike[str] | None = None) -> Embedder:
+    """The embedder whose vectors carry ``fingerprint`` (a fitted model's
+    ``embedding_fingerprint_``): the same backend in the same precision."""
+    name = describe_fingerprint(fingerprint or "")
+    backends = {"minilm, fp32": "minilm-fp32", "minilm, bf16": "minilm", "static": "static", "hashing": "hashing"}
+    if name not in backends:
+        raise EmbeddingError(f"cannot embed new papers as the model's vectors ({fingerprint or 'unknown backend'}); "
+                             "embed them with the backend it was fitted with")
+    embedder = get_embedder(backends[name], model=model)
+    if name == "minilm, bf16" and getattr(embedder, "precision", None) != "bf16":
+        raise EmbeddingError("the model's vectors are bf16, which this CPU does not run natively; fit again here")
+    return embedder
 
 
 def chunk_size_from_env() -> int:
@@ -99,8 +160,10 @@ def embed_texts(
 
     Returns
     -------
-    numpy.ndarray
-        ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``.
+    Embeddings
+        ``float32`` array of shape ``(len(texts), dim)``, row ``i`` for ``texts[i]``, that
+        carries the embedder's ``fingerprint``. The progress bar moves every
+        :data:`PROGRESS_STEP` texts.
 
     Raises
     ------
@@ -120,7 +183,7 @@ def embed_texts(
     embedder, texts = check_inputs(embedder, texts, chunk_size)
     fingerprint = embedder.fingerprint()
     if cache is False or cache is None or fingerprint is None:
-        return embedder.encode(texts, show_progress=show_progress)
+        return Embeddings.of(embedder.encode(texts, show_progress=show_progress), fingerprint)
     store_cache = as_cache(cache)
     store = store_cache.load(fingerprint)
     keys, missing = missing_keys(texts, store)
@@ -128,12 +191,29 @@ def embed_texts(
         logger.info("embedding %d of %d texts with %s (%d cached)", len(missing), len(texts), embedder.name, len(texts) - len(missing))
         with progress_bar(len(missing), show_progress, "embedding") as bar:
             for chunk in chunked(missing, chunk_size):
-                new = embedder.encode([texts[i] for _, i in chunk], show_progress=False)
+                new = _encode_in_steps(embedder, [texts[i] for _, i in chunk], bar)
                 chunk_keys = [k for k, _ in chunk]
                 store_cache.append(fingerprint, chunk_keys, new)
                 store.update(zip(chunk_keys, np.asarray(new, dtype=np.float32)))
-                bar.update(len(chunk))
         store_cache.compact(fingerprint)
     else:
         logger.info("all %d embeddings read from the cache", len(texts))
-    return np.stack([store[k] for k in keys]).astype(np.float32, copy=False)
+    return Embeddings.of(np.stack([store[k] for k in keys]).astype(np.float32, copy=False), fingerprint)
+
+
+#: Texts embedded between two moves of the progress bar (:func:`embed_texts`).
+PROGRESS_STEP = 64
+
+
+def _encode_in_steps(embedder: Embedder, texts: list[str], bar) -> np.ndarray:
+    """``embedder.encode(texts)``, :data:`PROGRESS_STEP` texts at a time (shortest first,
+    so that each step pads little), moving ``bar`` after each step. Each row depends on
+    its text alone, so the vectors are those of one call."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    parts = []
+    for step in chunked(order, PROGRESS_STEP):
+        parts.append(np.asarray(embedder.encode([texts[i] for i in step], show_progress=False), dtype=np.float32))
+        bar.update(len(step))
+    out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+    out[order] = np.concatenate(parts)
+    return out

@@ -30,8 +30,9 @@ def prevalence_shift(comparison, *, title: str | None = None, unit: str = "topic
     hover = [
         f"<b>{esc(r['label'])}</b><br>{esc(a)}: {r[f'n_{a}']} papers ({pct(r[f'share_{a}'])})"
         f"<br>{esc(b)}: {r[f'n_{b}']} papers ({pct(r[f'share_{b}'])})"
-        f"<br>{'change' if by == 'year' else 'difference'}: {r['diff_pp']:+.1f} points (95 % CI {r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f})"
-        f"<br>q = {r['q_value']:.3g} · {esc(r['direction'])}"
+        f"<br>{'change' if by == 'year' else 'difference'}: {r['diff_pp']:+.1f} points "
+        + (f"(95 % CI {r['ci_low_pp']:+.1f} to {r['ci_high_pp']:+.1f})" if r["ci_low_pp"] == r["ci_low_pp"] else "(fixed: it holds every paper)")
+        + f"<br>q = {r['q_value']:.3g} · {esc(r['direction'])}"
         for r in comp.to_dict("records")
     ]
     change = f"Change {esc(a)} → {esc(b)}" if by == "year" else f"Difference {esc(b)} − {esc(a)}"
@@ -60,7 +61,9 @@ def prevalence_shift(comparison, *, title: str | None = None, unit: str = "topic
     fig.update_yaxes(title_text=f"{esc(unit)} (sorted by z-score, " + ("growth on top)" if by == "year" else f"more in {esc(b)} on top)"), row=1, col=1)
     default = f"Which {esc(unit)}s grew or shrank from {a} to {b}?" if by == "year" else f"Which {esc(unit)}s are more common in {esc(a)} or in {esc(b)}?"
     fig.update_layout(**LAYOUT, title=title or default,
-                      height=max(420, 26 * len(comp) + 160), legend=dict(title=esc(by.capitalize()), orientation="h", y=-0.08 if len(comp) > 15 else -0.2),
+                      # the legend at the foot of the figure, below the axis titles, whatever the height
+                      height=max(420, 26 * len(comp) + 200), margin=dict(b=130),
+                      legend=dict(title=esc(by.capitalize()), orientation="h", yref="container", y=0.01, yanchor="bottom"),
                       bargap=0.35)
     return fig
 

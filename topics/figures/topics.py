@@ -16,9 +16,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from topics.figures.style import LAYOUT, area_shades, esc, group_column, pct, topic_colors
-from topics.text import first_sentence
+from topics.text import paper_title
 
-__all__ = ["MAP_MAX_POINTS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
+__all__ = ["MAP_MAX_POINTS", "TERM_CHARS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
 
 # --------------------------------------------------------------------------- 1. map
 
@@ -113,7 +113,7 @@ def topic_map(
             "placed by the similarity of their abstracts"
         )
     titles = docs["title"].fillna("").astype(str) if "title" in docs else pd.Series("", index=docs.index)
-    docs["hover"] = [esc(t if t else first_sentence(a, max_chars=110)) for t, a in zip(titles, docs["abstract"])]
+    docs["hover"] = [esc(paper_title(t, a, max_chars=110)) for t, a in zip(titles, docs["abstract"])]
     topic_area = (
         all_docs.drop_duplicates("topic").set_index("topic")["area"].astype(int).to_dict() if "area" in all_docs
         else {int(t): -1 for t in all_docs["topic"].unique()}
@@ -245,23 +245,45 @@ def topic_sizes(prevalence: pd.DataFrame, *, title: str | None = None) -> go.Fig
 # --------------------------------------------------------------------------- 4. terms
 
 
-def topic_terms(terms: pd.DataFrame, *, n_terms: int = 8, max_topics: int = 24, columns: int = 4,
+#: The longest term the c-TF-IDF panels write whole (:func:`topic_terms`).
+TERM_CHARS = 20
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` whole where it has at most ``width`` characters, else cut with "…" (at a word where one ends late enough)."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if " " in cut and text[width - 1] != " " and cut.rfind(" ") >= width // 2:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" -/") + "…"
+
+
+def topic_terms(terms: pd.DataFrame, *, n_terms: int = 8, max_topics: int = 24, columns: int = 3,
                 title: str = "What words define each topic? (c-TF-IDF weight)") -> go.Figure:
-    """Small multiples: the top ``n_terms`` terms of each of the ``max_topics`` first topics."""
+    """Small multiples: the top ``n_terms`` terms of each of the ``max_topics`` first topics.
+
+    A term longer than :data:`TERM_CHARS` characters is cut with "…" on its axis (the hover
+    gives it whole), and the gap between panels holds that many characters of the axis
+    font on a figure 900 pixels wide, so that no term runs into the panel to its left.
+    """
     ids = [t for t in terms["topic"].drop_duplicates() if t != -1][:max_topics]
     if not ids:
         raise ValueError("terms table has no topics")
     rows = int(np.ceil(len(ids) / columns))
     labels = terms.drop_duplicates("topic").set_index("topic")["label"]
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=[esc(f"{t}: {labels[t]}")[:40] for t in ids],
-                        horizontal_spacing=0.12, vertical_spacing=min(0.08, 0.5 / max(rows, 1)))
+                        horizontal_spacing=0.18, vertical_spacing=min(0.08, 0.5 / max(rows, 1)))
     colors = topic_colors(ids)
     for k, t in enumerate(ids):
         part = terms[terms["topic"] == t].nsmallest(n_terms, "rank").iloc[::-1]
-        fig.add_trace(go.Bar(x=part["weight"], y=[esc(w) for w in part["term"]], orientation="h", marker_color=colors[int(t)],
+        short = [_cut(w, TERM_CHARS) for w in part["term"]]
+        if len(set(short)) < len(short):  # two terms cut to the same text would share one bar
+            short = list(part["term"])
+        fig.add_trace(go.Bar(x=part["weight"], y=[esc(w) for w in short], orientation="h", marker_color=colors[int(t)],
                              showlegend=False, hovertext=[f"{esc(w)}: {s:.3f}" for w, s in zip(part["term"], part["weight"])],
                              hoverinfo="text"), row=k // columns + 1, col=k % columns + 1)
     fig.update_xaxes(title_text="c-TF-IDF weight", title_font_size=10, tickfont_size=9)
-    fig.update_yaxes(tickfont_size=10)
+    fig.update_yaxes(tickfont_size=10, automargin=True)
     fig.update_layout(**LAYOUT, title=title, height=230 * rows + 120)
     return fig

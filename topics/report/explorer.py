@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from topics.pipeline import Analysis
-from topics.text import first_sentence
+from topics.text import paper_title
 from topics.vectors import unit_rows
 
 __all__ = [
@@ -178,7 +178,7 @@ def explorer_data(
     by = analysis.by
     abstracts = sub["abstract"].fillna("").astype(str).tolist()
     titles = sub["title"].fillna("").astype(str).str.strip().tolist() if "title" in sub else [""] * len(sub)
-    titles = [t or first_sentence(a, max_chars=120) for t, a in zip(titles, abstracts)]
+    titles = [paper_title(t, a, max_chars=120) for t, a in zip(titles, abstracts)]
     papers: dict = {"title": titles, "abstract": abstracts, "year": [int(y) for y in sub["year"]]}
     groups = [str(g) for g in analysis.groups] if by != "year" else [str(y) for y in sorted(docs["year"].unique())]
     if by != "year":

@@ -25,6 +25,7 @@ from topics import figures
 from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
 from topics.report.sections import area_rows, new_topic_section, theme_section, topic_cards
+from topics.stats.stability import refits_ran
 
 __all__ = ["build_figures", "render_report", "seed_range", "write_report"]
 
@@ -40,8 +41,7 @@ _HOW_TO_READ = {
     "with no change. Faded bars did not pass the false-discovery correction.",
     "significance": "Each dot is a topic: further right means it grew more, higher means stronger evidence. "
     "Only dots above the dashed line (q < 0.05) are changes we can call real; size is the number of papers.",
-    "map": "Each point is a paper; papers with similar abstracts lie close together. Colours follow the areas (shades of "
-    "one colour are the topics of one area), grey points are outliers that fit no topic. Area names sit at their "
+    "map": "Each point is a paper; papers with similar abstracts lie close together. {colours}{outliers}. Area names sit at their "
     "centres; zoom in (drag a box) to see the topic names, or hover over a point. Search to circle the matching "
     "papers, click a point to read its abstract, use the buttons (over six years: the menu of periods and years) to "
     "show one year or period, and click legend entries to "
@@ -116,6 +116,16 @@ def _how_to_read(key: str, fig, analysis: Analysis) -> str:
     """The chart's reading guide (said of groups where the grouping is not by year); for a
     sampled map, how many papers it shows."""
     text = _how(key, analysis)
+    if key == "map":  # name the grey points only where there are some
+        grey = bool((analysis.documents["topic"] == -1).any())
+        by_area = int((analysis.areas["area"] != -1).sum()) >= 2 if len(analysis.areas) else False  # as figures.topic_map colours
+        text = text.format(
+            colours="Colours follow the areas (shades of one colour are the topics of one area)" if by_area
+            else "Each topic has its own colour, and its name sits at its centre",
+            outliers=", grey points are outliers that fit no topic" if grey else "",
+        )
+        if not by_area:
+            text = text.replace(" Area names sit at their centres; zoom in (drag a box) to see the topic names, or", " Zoom in (drag a box) or")
     meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
     if meta and meta["n_points"] < meta["n_documents"]:
         text += (
@@ -211,6 +221,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         charts = [c for c in charts if c["key"] != "themes"]
     explorer = explorer_data(analysis)
     settings = analysis.settings
+    stability = analysis.stability.copy()  # what the summary and the table may say of refits
+    stability.attrs["refitted"] = refitted = refits_ran(analysis.stability, method=settings.get("method"))
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("topics.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
@@ -226,11 +238,12 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         compares=comparison.compares,
         by=by,
         groups=groups,
-        rows=comparison.rows(stability=analysis.stability, bursts=analysis.bursts),
+        rows=comparison.rows(stability=stability if refitted else None, bursts=analysis.bursts),
         bursts_run=comparison.trend_over_years,
-        summary=comparison.narrate(stability=analysis.stability, bursts=analysis.bursts, areas=analysis.area_comparison),
+        summary=comparison.narrate(stability=stability, bursts=analysis.bursts, areas=analysis.area_comparison),
         areas=area_rows(analysis),
         stability=bool(len(analysis.stability)),
+        refitted=refitted,
         charts=charts,
         cards=topic_cards(analysis),
         themes=themes,

@@ -10,7 +10,8 @@ import numpy as np
 
 from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
-from topics.text import first_sentence
+from topics.stats.stability import refits_ran
+from topics.text import first_sentence, paper_title, plain_text
 from topics.themes.tracking import narrate_themes, theme_topics
 from topics.vectors import unit_rows
 
@@ -24,14 +25,15 @@ def topic_cards(analysis: Analysis) -> list[dict]:
     comp = comparison.table.set_index("topic")
     reps = analysis.representatives
     colors = topic_colors(analysis.topics["topic"])
-    stability = analysis.stability.set_index("topic") if len(analysis.stability) else None
+    refitted = refits_ran(analysis.stability, method=analysis.settings.get("method"))
+    stability = analysis.stability.set_index("topic") if refitted else None  # no claim of refits that did not run
     cards = []
     for row in analysis.topics.itertuples(index=False):
         if row.topic == -1:
             continue
         c = comp.loc[row.topic] if row.topic in comp.index else None
         papers = [
-            {"title": r.title or first_sentence(r.abstract), "year": r.year, "abstract": first_sentence(r.abstract, max_chars=300)}
+            {"title": paper_title(r.title, r.abstract), "year": r.year, "abstract": first_sentence(plain_text(r.abstract), max_chars=300)}
             for r in reps[reps["topic"] == row.topic].itertuples(index=False)
         ]
         back = stability.loc[row.topic] if stability is not None and row.topic in stability.index else None
@@ -154,7 +156,7 @@ def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | Non
             "topic": int(row.topic), "label": row.label, "n_docs": int(row.n_docs), "terms": row.top_terms,
             "area": row.area_label, "color": colors[row.topic], "name_coverage": float(row.name_coverage),
             "tightness": float(row.tightness),
-            "papers": [{"title": docs["title"].iloc[i] or first_sentence(docs["abstract"].iloc[i]), "year": int(docs["year"].iloc[i])}
+            "papers": [{"title": paper_title(docs["title"].iloc[i], docs["abstract"].iloc[i]), "year": int(docs["year"].iloc[i])}
                        for i in order[:max_papers]],
             "more": max(0, len(order) - max_papers),
         })

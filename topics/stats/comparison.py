@@ -238,8 +238,8 @@ class TwoGroups(Comparison):
             {
                 "topic": int(r["topic"]), "label": r["label"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]),
                 "share_a": r[f"share_{a}"], "share_b": r[f"share_{b}"], "diff": r["diff_pp"],
-                "low": r["ci_low_pp"], "high": r["ci_high_pp"], "z": r["z"], "q": r["q_value"], "direction": r["direction"],
-                "held": held.get(int(r["topic"]), ""),
+                "low": r["ci_low_pp"], "high": r["ci_high_pp"], "z": r["z"], "p": r["p_value"], "q": r["q_value"],
+                "direction": r["direction"], "held": held.get(int(r["topic"]), ""),
             }
             for r in self.table.to_dict("records")
         ]

@@ -62,6 +62,9 @@ def narrate_areas(area_comparison, *, max_items: int = 3, alpha: float = 0.05) -
     grew = areas[areas["direction"] == "grew"].sort_values("z", ascending=False)
     shrank = areas[areas["direction"] == "shrank"].sort_values("z")
     n_clear = len(grew) + len(shrank)
+    if len(areas) == 1 and not areas["ci_low_pp"].notna().any():  # one area holds every paper: nothing can change
+        return [f"The topics fall into one area, which holds every {_basis(table)[:-1]} in {a} and in {b}: "
+                "there is no change between areas to compare."]
     lead = f"The topics fall into {len(areas)} area{'s' if len(areas) != 1 else ''}; "
     if n_clear:
         sentences = [lead + f"{n_clear} changed clearly in share from {a} to {b} ({len(grew)} grew, {len(shrank)} shrank)."]
@@ -131,6 +134,11 @@ def narrate_years(comparison, *, stability: pd.DataFrame | None = None, max_item
 
 
 def _stability_sentence(comparison: pd.DataFrame, stability: pd.DataFrame) -> str:
+    if not stability.attrs.get("refitted", True):  # the topics do not depend on the seed: nothing was refitted
+        return (
+            f"The topics do not depend on the seed, so no refit was needed: all {len(stability)} topics "
+            "and their changes are the same with any seed."
+        )
     n = int(stability["n_seeds"].iloc[0])
     seeds = f"{n} other seed{'s' if n != 1 else ''}"
     back = int((stability["recovered"] == n).sum())
@@ -429,6 +437,6 @@ def narrate_one_group(single, *, areas=None, max_items: int = 5) -> list[str]:
             sentences.append(f"The topics group into {n_areas} areas.")
     sentences.append(
         f"With one {single.by} there is nothing to compare: "
-        f"shares are of {basis}, and `topics update` adds a later year to a saved analysis."
+        f"shares are of {basis}, and the command “topics update” adds a later year to a saved analysis."
     )
     return sentences

@@ -28,7 +28,7 @@ from topics.stats.alignment import align_topics
 from topics.stats.comparison import TwoGroups
 from topics.stats.trends import compare_years
 
-__all__ = ["STABILITY_COLUMNS", "labeling_stability", "match_topics", "seed_stability"]
+__all__ = ["STABILITY_COLUMNS", "labeling_stability", "match_topics", "refits_ran", "seed_stability"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +96,9 @@ def seed_stability(
     refits
         Models already fitted with ``seeds`` (in that order), to reuse instead of refitting.
         A model whose topics are Ward's hierarchy (``params_["method"] == "ward"``) is not
-        refitted: its topics do not depend on the seed, so each refit would repeat them.
+        refitted: its topics do not depend on the seed, so each refit would repeat them;
+        the table's ``attrs["refitted"]`` is then False, so that no one reports refits
+        that did not run.
 
     Returns
     -------
@@ -113,9 +115,15 @@ def seed_stability(
         others = [model.labels_] * len(seeds)
     else:
         others = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings).labels_ for seed in seeds]
-    return labeling_stability(
+    out = labeling_stability(
         corpus, model.labels_, comparison, others, seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
     )
+    out.attrs["refitted"] = refits is not None or getattr(model, "params_", {}).get("method") != "ward"
+    if out.attrs["refitted"]:
+        logger.info("%d seeds: %d of %d topics came back in every one", len(seeds), int((out["unmatched"] == 0).sum()), len(out))
+    else:
+        logger.info("Ward's topics do not depend on the seed: no refit for %d seeds", len(seeds))
+    return out
 
 
 def labeling_stability(
@@ -147,9 +155,9 @@ def labeling_stability(
         none), ``same_direction`` (seeds in which it came back and its change had the
         reference's direction), ``diff_pp_min`` and ``diff_pp_max`` (the range of the
         matched topics' changes, NaN where it never came back), and ``stable`` (came back
-        with the same direction in every seed). ``attrs`` hold ``seeds``, ``min_jaccard``
-        and ``refit_unmatched``: per seed (in order), the refitted topics no reference
-        topic was matched to.
+        with the same direction in every seed). ``attrs`` hold ``seeds``, ``min_jaccard``,
+        ``refit_unmatched`` (per seed, in order, the refitted topics no reference topic
+        was matched to) and ``refitted`` (True: ``others`` are refits that ran).
     """
     if not 0 < min_jaccard <= 1:
         raise ValueError(f"min_jaccard must be in (0, 1], got {min_jaccard}")
@@ -187,7 +195,7 @@ def labeling_stability(
                     "diff_pp": float(row["diff_pp"]) if back else np.nan,
                 }
             )
-        logger.info("seed %d: %d topics, %d matched one to one", seed, len(other), len(matched))
+        logger.debug("seed %d: %d topics, %d matched one to one", seed, len(other), len(matched))
     runs = pd.DataFrame(per_seed)
     summary = runs.groupby("topic", sort=False).agg(
         recovered=("recovered", "sum"),
@@ -202,8 +210,23 @@ def labeling_stability(
     out["unmatched"] = len(seeds) - out["recovered"]
     out["same_direction"] = out["same_direction"].astype(int)
     out["stable"] = out["same_direction"] == len(seeds)
-    out.attrs.update(seeds=[int(s) for s in seeds], min_jaccard=min_jaccard, refit_unmatched=refit_unmatched)
+    out.attrs.update(
+        seeds=[int(s) for s in seeds], min_jaccard=min_jaccard, refit_unmatched=refit_unmatched, refitted=True,
+    )
     return out[STABILITY_COLUMNS]
+
+
+def refits_ran(stability: pd.DataFrame, *, method: str | None = None) -> bool:
+    """Whether the seed-stability table ``stability`` rests on refits that ran.
+
+    False for an empty table and where no seed moves the topics: ``attrs["refitted"]``
+    False (:func:`seed_stability` on Ward's hierarchy), or, for a table that lost its
+    ``attrs`` (read back from a file), a model fitted with ``method`` ``"ward"``. A report
+    states refits only where this is True.
+    """
+    if not len(stability):
+        return False
+    return bool(stability.attrs.get("refitted", method != "ward"))
 
 
 #: The columns of :func:`labeling_stability`'s table, in order.

@@ -316,7 +316,8 @@ def compare_years(
         Its ``table``: one row per topic, sorted by ``z`` (largest growth first): ``topic``, ``label``,
         ``n_<a>``, ``n_<b>``, ``share_<a>``, ``share_<b>`` (0-1), ``diff_pp``
         (``share_b - share_a`` in percentage points), ``ci_low_pp``, ``ci_high_pp``
-        (95 % Newcombe hybrid score interval), ``z`` (log-odds z-score, informative
+        (95 % Newcombe hybrid score interval; NaN where one topic holds every counted
+        paper, so that its change is zero by construction), ``z`` (log-odds z-score, informative
         Dirichlet prior), ``p_value`` (two-sided Fisher exact test), ``q_value``
         (Benjamini-Hochberg over topics), ``direction`` ("grew", "shrank" or
         "no clear change"), ``outliers_counted``.
@@ -372,6 +373,8 @@ def two_group_table(
         if n == 0:
             raise ValueError(f"{by} {group} has no documents with a topic; cannot compare shares")
     low, high = newcombe_diff_ci(y_a, n_a, y_b, n_b)
+    if len(counts) == 1:  # the only topic holds every paper of both groups: its change is 0 by construction
+        low, high = np.full(1, np.nan), np.full(1, np.nan)
     p_values = np.array(
         [stats.fisher_exact([[a, n_a - a], [b, n_b - b]], alternative="two-sided")[1] for a, b in zip(y_a, y_b)]
     )

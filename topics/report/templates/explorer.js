@@ -203,6 +203,7 @@
     });
     // Topic names appear once the reader zooms in to under half the map's width.
     map.on("plotly_relayout", function (ev) {
+      if (ev && ev.autosize) { placeAreaNames(); return; }  // the window was resized
       if (!ev || !Object.keys(ev).some(function (k) { return k.indexOf("xaxis.") === 0; })) return;
       var range = map.layout.xaxis && map.layout.xaxis.range;
       var span = map.layout.meta && map.layout.meta.x_span;
@@ -211,8 +212,45 @@
       (map.layout.annotations || []).forEach(function (a, j) {
         if (a.name === "topic" && Boolean(a.visible) !== zoomed) update["annotations[" + j + "].visible"] = zoomed;
       });
-      if (Object.keys(update).length) window.Plotly.relayout(map, update);
+      (Object.keys(update).length ? window.Plotly.relayout(map, update) : Promise.resolve()).then(placeAreaNames);
     });
+  }
+
+  // Area names sit at the medians of their papers; where two names' boxes overlap, the
+  // later one moves the shortest way (up or down first) that frees it and stays on the
+  // plot. Run once the map is drawn and again after each zoom; then the map says so
+  // (data-labels="placed").
+  function placeAreaNames() {
+    if (!map || !map._fullLayout) return Promise.resolve();
+    var anns = map.layout.annotations || [];
+    var reset = {};
+    anns.forEach(function (a, j) {
+      if (a.name === "area" && (a.xshift || a.yshift)) { reset["annotations[" + j + "].xshift"] = 0; reset["annotations[" + j + "].yshift"] = 0; }
+    });
+    var start = Object.keys(reset).length ? window.Plotly.relayout(map, reset) : Promise.resolve();
+    return start.then(function () {
+      var size = map._fullLayout._size, svg = map.querySelector(".main-svg").getBoundingClientRect();
+      var plot = [size.l, size.t, size.l + size.w, size.t + size.h], placed = [], update = {};
+      var moves = [];
+      for (var dy = -160; dy <= 160; dy += 4) for (var dx = -160; dx <= 160; dx += 8) moves.push([dx, dy]);
+      moves.sort(function (m, n) { return (4 * m[0] * m[0] + m[1] * m[1]) - (4 * n[0] * n[0] + n[1] * n[1]); });
+      map.querySelectorAll("g.annotation").forEach(function (node) {
+        var j = Number(node.getAttribute("data-index"));
+        if (!anns[j] || anns[j].name !== "area") return;
+        var r = (node.querySelector("g.annotation-text-g") || node).getBoundingClientRect();
+        var box = [r.left - svg.left, r.top - svg.top, r.right - svg.left, r.bottom - svg.top];
+        var free = function (m) {
+          var b = [box[0] + m[0], box[1] + m[1], box[2] + m[0], box[3] + m[1]];
+          if (b[0] < plot[0] || b[2] > plot[2] || b[1] < plot[1] || b[3] > plot[3]) return m[0] === 0 && m[1] === 0 && placed.every(apart(b));
+          return placed.every(apart(b));
+        };
+        var apart = function (b) { return function (p) { return b[2] + 2 <= p[0] || p[2] + 2 <= b[0] || b[3] + 2 <= p[1] || p[3] + 2 <= b[1]; }; };
+        var move = moves.find(free) || [0, 0];
+        placed.push([box[0] + move[0], box[1] + move[1], box[2] + move[0], box[3] + move[1]]);
+        if (move[0] || move[1]) { update["annotations[" + j + "].xshift"] = move[0]; update["annotations[" + j + "].yshift"] = -move[1]; }
+      });
+      return Object.keys(update).length ? window.Plotly.relayout(map, update) : null;
+    }).then(function () { map.dataset.labels = "placed"; });
   }
 
   function init() {
@@ -257,7 +295,7 @@
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") closePaper(); });
     render();
     // the charts draw once plotly.js is unpacked: then the map takes clicks and circles
-    if (window.topicsCharts) window.topicsCharts.then(function () { hookMap(); highlight(); }, function () {});
+    if (window.topicsCharts) window.topicsCharts.then(function () { hookMap(); highlight(); return placeAreaNames(); }, function () {});
     section.dataset.ready = "1";
   }
 
