@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from topics.cli import _parser, main
+from topics.cli import build_parser, main
 
 
 def _help(capsys, *argv) -> str:
@@ -16,7 +16,7 @@ def _help(capsys, *argv) -> str:
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    action = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    action = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
 
