@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -34,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
 PAIRS = ("ICLR:2022:2023", "IJCAI:2022:2023", "IJCAI:2023:2024", "Interspeech:2022:2023", "CoRL:2023:2024")
 
@@ -105,11 +108,27 @@ def fits(corpus: pd.DataFrame, year_a: int, backend: str, seed: int):
 
 
 def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywords: bool) -> dict:
-    from topics.pipeline import embedding_texts
+    import topics
+    from keyphrases import counts as keyphrase_counts  # benchmarks/keyphrases.py
+    from topics.naming.keyphrases import ENVIRON
 
     venue, a, b = pair.split(":")
     year_a, year_b = int(a), int(b)
-    corpus = data[(data["venue"] == venue) & data["year"].isin([year_a, year_b])].reset_index(drop=True)
+    frame = data[(data["venue"] == venue) & data["year"].isin([year_a, year_b])].reset_index(drop=True)
+    with tempfile.TemporaryDirectory() as folder:  # read as `topics report` reads a table
+        path = Path(folder) / "pair.parquet"
+        frame.to_parquet(path)
+        corpus = topics.read_corpus(path)
+        # names are chosen with keyphraseness counted without these venue-years' keywords
+        held_out = Path(folder) / "keyphrases.tsv.gz"
+        keyphrase_counts([(venue, year_a), (venue, year_b)]).write(held_out)
+        os.environ[ENVIRON] = str(held_out)
+        return _score_pair(corpus, pair, year_a, year_b, backend, seed, with_keywords)
+
+
+def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backend: str, seed: int, with_keywords: bool) -> dict:
+    from topics.pipeline import embedding_texts
+
     kws = keyword_sets(corpus["keywords"])
     years = corpus["year"].to_numpy()
     top10, good = truth([k for k, y in zip(kws, years) if y == year_a], [k for k, y in zip(kws, years) if y == year_b])
