@@ -38,14 +38,18 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
-PAIRS = ("ICLR:2022:2023", "IJCAI:2022:2023", "IJCAI:2023:2024", "Interspeech:2022:2023", "CoRL:2023:2024")
+PAIRS = (
+    "ICLR:2017:2018", "ICLR:2018:2019", "ICLR:2019:2020", "ICLR:2022:2023", "CoRL:2021:2022", "CoRL:2022:2023",
+    "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023",
+)
 
 
-def keyword_sets(keywords: pd.Series) -> list[set[str]]:
+def keyword_sets(keywords: pd.Series, acronyms: dict) -> list[set[str]]:
+    from topics.naming.acronyms import expand_acronyms
     from topics.naming.coverage import phrase_key
     from topics.stats.rising import keyword_phrases
 
-    return [{phrase_key(k) for k in keyword_phrases(v)} - {""} for v in keywords]
+    return [{phrase_key(expand_acronyms(k, acronyms)) for k in keyword_phrases(v)} - {""} for v in keywords]
 
 
 def truth(kw_a: list[set[str]], kw_b: list[set[str]]) -> tuple[list[str], set[str]]:
@@ -68,10 +72,11 @@ def matches(name: str, keyword: str) -> bool:
     return held and n * 3 >= len(longer) * 2
 
 
-def score(items: list[str], top10: list[str], good: set[str]) -> dict:
+def score(items: list[str], top10: list[str], good: set[str], acronyms: dict) -> dict:
+    from topics.naming.acronyms import expand_acronyms
     from topics.naming.coverage import name_parts, phrase_key
 
-    keys = [[phrase_key(p) for p in name_parts(item)] for item in items]
+    keys = [[phrase_key(expand_acronyms(p, acronyms)) for p in name_parts(item)] for item in items]
     named = [k for k in top10 if any(matches(p, k) for parts in keys for p in parts)]
     hits = [item for item, parts in zip(items, keys) if any(matches(p, k) for p in parts for k in good)]
     return {
@@ -82,11 +87,9 @@ def score(items: list[str], top10: list[str], good: set[str]) -> dict:
 
 def report_items(embeddings, labels, names, years, texts, titles, keywords, year_b) -> tuple[list[str], list[str]]:
     from topics.clustering.emerging import emerging_subtopics
-    from topics.stats.rising import paper_phrases, rising_phrases
 
     sub = emerging_subtopics(embeddings, labels, years, texts, latest=year_b, topic_labels=names, titles=titles)
-    rising = rising_phrases(paper_phrases(texts, keywords), years, latest=year_b, topics=labels, topic_labels=names)
-    return sub["name"].tolist(), rising["phrase"].tolist()
+    return sub["name"].tolist(), []
 
 
 def fits(corpus: pd.DataFrame, year_a: int, backend: str, seed: int):
@@ -126,23 +129,31 @@ def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywor
         return _score_pair(corpus, pair, year_a, year_b, backend, seed, with_keywords)
 
 
-def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backend: str, seed: int, with_keywords: bool) -> dict:
+def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backend: str | None, seed: int, with_keywords: bool) -> dict:
+    from topics.naming.acronyms import find_acronyms
     from topics.pipeline import embedding_texts
+    from topics.stats.rising import paper_phrases, rising_phrases
 
-    kws = keyword_sets(corpus["keywords"])
+    texts = embedding_texts(corpus)
+    acronyms = find_acronyms(texts)
+    kws = keyword_sets(corpus["keywords"], acronyms)
     years = corpus["year"].to_numpy()
     top10, good = truth([k for k, y in zip(kws, years) if y == year_a], [k for k, y in zip(kws, years) if y == year_b])
+    out = {"pair": pair, "papers": len(corpus), "new_top10": top10, "n_new_or_rising": len(good)}
+    keywords = corpus["keywords"] if with_keywords else None
+    start = time.perf_counter()
+    rising = rising_phrases(paper_phrases(texts, keywords), years, latest=year_b)["phrase"].tolist()
+    out["phrases"] = {**score(rising, top10, good, acronyms), "seconds": time.perf_counter() - start}
+    if backend is None:
+        return out
     start = time.perf_counter()
     emb, fitted = fits(corpus, year_a, backend, seed)
-    texts = embedding_texts(corpus)
-    out = {"pair": pair, "papers": len(corpus), "new_top10": top10, "n_new_or_rising": len(good), "fit_s": time.perf_counter() - start}
+    out["fit_s"] = time.perf_counter() - start
     for fit, (labels, names) in fitted.items():
         start = time.perf_counter()
-        sub, rising = report_items(emb, labels, names, years, texts, corpus["title"].tolist(), corpus["keywords"] if with_keywords else None, year_b)
-        out[fit] = {
-            "subtopics": score(sub, top10, good), "phrases": score(rising, top10, good),
-            "all": score(sub + rising, top10, good), "seconds": time.perf_counter() - start,
-        }
+        sub, _ = report_items(emb, labels, names, years, texts, corpus["title"].tolist(), keywords, year_b)
+        out[fit] = {"subtopics": score(sub, top10, good, acronyms), "all": score(sub + rising, top10, good, acronyms),
+                    "seconds": time.perf_counter() - start}
     return out
 
 
@@ -150,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pair", action="append", help=f"VENUE:YEAR_A:YEAR_B (repeatable; default {', '.join(PAIRS)})")
     parser.add_argument("--backend", default="static", help="embedding backend for the fits (default static)")
+    parser.add_argument("--phrases-only", action="store_true", help="score the rising phrases alone (no embedding, no fit)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--with-keywords", action="store_true", help="let rising phrases read the author keywords too")
     parser.add_argument("--data", type=Path, default=BIGCORPUS)
@@ -159,15 +171,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.data} not found (the big corpus lives in ../shared/data/)", file=sys.stderr)
         return 2
     data = pd.read_parquet(args.data, columns=["id", "title", "abstract", "year", "venue", "status", "keywords"])
-    results = [run_pair(data, pair, args.backend, args.seed, args.with_keywords) for pair in args.pair or PAIRS]
+    backend = None if args.phrases_only else args.backend
+    results = [run_pair(data, pair, backend, args.seed, args.with_keywords) for pair in args.pair or PAIRS]
     for r in results:
-        for fit in ("joint", "update"):
+        p = r["phrases"]
+        print(f"{r['pair']:<22} phrases  top-10 named {p['top10_named']:.0%} of {len(r['new_top10'])}; "
+              f"items that match {p['items_match']:.0%} of {len(p['items'])}")
+        for fit in ("joint", "update") if backend else ():
             s = r[fit]
-            print(f"{r['pair']:<22} {fit:<7} top-10 named {s['all']['top10_named']:.0%} "
-                  f"(sub-topics {s['subtopics']['top10_named']:.0%}, phrases {s['phrases']['top10_named']:.0%}); "
-                  f"items that match {s['all']['items_match']:.0%} of {len(s['all']['items'])}")
+            print(f"{r['pair']:<22} {fit:<8} top-10 named {s['all']['top10_named']:.0%} (sub-topics alone "
+                  f"{s['subtopics']['top10_named']:.0%}); items that match {s['all']['items_match']:.0%} of {len(s['all']['items'])}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"backend": args.backend, "with_keywords": args.with_keywords, "results": results}, indent=1, default=str))
+    args.out.write_text(json.dumps({"backend": backend, "with_keywords": args.with_keywords, "results": results}, indent=1, default=str))
     return 0
 
 

@@ -33,6 +33,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from topics.naming.coverage import phrase_key
+from topics.naming.keyphrases import reference
 from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
@@ -55,15 +57,32 @@ def keyword_phrases(keywords: object) -> list[str]:
 def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None) -> list[set[str]]:
     """The set of phrases each paper uses: its name candidates among the words and
     two-word phrases of its text (:func:`topics.naming.terms.is_name_candidate`), and its
-    author keywords where ``keywords`` is given."""
+    author keywords where ``keywords`` is given.
+
+    Spellings of one term ("prompt", "prompts") count as one, written as the corpus most
+    often writes it (:func:`topics.naming.coverage.phrase_key`). Terms that authors write
+    everywhere and never choose as keywords (:mod:`topics.naming.keyphrases`: "learning",
+    "data") are left out: counted on other papers than these, that filter is independent
+    of the years, so it removes tests that could not name a field without weakening the
+    false-discovery control over the rest (independent filtering, Bourgon, Gentleman &
+    Huber 2010).
+    """
     analyzer = analyzer or PhraseAnalyzer()
-    out = []
+    vague = reference()
+    raw = []
     for i, text in enumerate(texts):
         grams = {g for g in analyzer.grams(analyzer.tokens(str(text))) if is_name_candidate(g)}
         if keywords is not None:
             grams |= set(keyword_phrases(keywords[i]))
-        out.append(grams)
-    return out
+        raw.append(grams)
+    key_of = {g: phrase_key(g) for g in set().union(*raw)} if raw else {}
+    spellings: dict[str, Counter] = {}
+    for grams in raw:
+        for g in grams:
+            spellings.setdefault(key_of[g], Counter())[g] += 1
+    written = {key: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, c in spellings.items() if key}
+    kept = {key: form for key, form in written.items() if not vague.rejects(form)}
+    return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
 
 
 def _nested(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: float = 0.8) -> set[str]:
