@@ -178,3 +178,41 @@ class FailingEmbedder(CountingEmbedder):
         if self.calls == self.fail_after:
             raise KeyboardInterrupt("killed")
         return super().encode(texts, show_progress=show_progress)
+
+
+#: A sub-theme of the first theme planted in the last year only, and one of the second
+#: theme spread evenly over the years (:func:`make_planted_years`).
+FLOW = "flow matching velocity field rectified transport straight trajectories".split()
+POOL = "pooling coarsening readout hierarchical cluster assignment".split()
+
+
+def make_planted_years(seed=0, per_theme=24, years=(2021, 2022, 2023)):
+    """Four themes over three years; inside the first, a sub-theme ("flow matching") in the
+    last year only; inside the second, a sub-theme ("pooling") spread evenly over the years."""
+    rng = np.random.default_rng(seed)
+    names = list(THEMES)
+    rows = []
+    def paper(words, extra=(), n_extra=0):
+        body = list(rng.choice(words, size=30 - n_extra)) + list(rng.choice(FILLER, size=8))
+        if n_extra:
+            body += list(rng.choice(extra, size=n_extra))
+        rng.shuffle(body)
+        lead = f"{extra[0]} {extra[1]} " if n_extra else ""
+        return lead + " ".join(body) + "."
+    for year in years:
+        for k, theme in enumerate(names):
+            words = THEMES[theme].split()
+            for i in range(per_theme):
+                sub = k == 1 and i < per_theme // 3
+                rows.append({"abstract": paper(words, POOL, 10 if sub else 0), "year": year, "theme": theme + (" pooling" if sub else "")})
+        if year == years[-1]:
+            words = THEMES[names[0]].split()
+            for i in range(per_theme // 2 + 4):
+                rows.append({"abstract": paper(words, FLOW, 12), "year": year, "theme": names[0] + " flow"})
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "doc_id", [f"d{i}" for i in range(len(frame))])
+    frame.insert(1, "venue", "TEST")
+    frame.insert(3, "title", "")
+    frame["source"] = "synthetic"
+    frame["position"] = range(1, len(frame) + 1)
+    return frame

@@ -7,6 +7,7 @@ import pytest
 
 import topics
 from topics.clustering.model import TopicModel
+from topics.embedding.embed import embed_texts
 from topics.pipeline import analyze, embedding_texts, write_tables
 
 
@@ -236,3 +237,35 @@ def test_a_small_corpus_is_embedded_in_exact_fp32_on_any_cpu(sample_corpus, monk
     monkeypatch.setattr(backends.SentenceTransformerEmbedder, "encode", encode)
     analysis = analyze(sample_corpus, embedder="minilm", cache=False, random_state=0)
     assert seen == ["fp32"] and "(fp32" in analysis.settings["embedding"]
+
+
+@pytest.fixture(scope="module")
+def planted():
+    from tests.conftest import make_planted_years
+
+    corpus = make_planted_years()
+    embeddings = embed_texts(embedding_texts(corpus), "hashing", cache=False)
+    return corpus, embeddings
+
+
+def test_a_sub_theme_of_the_last_year_is_an_emerging_sub_topic_and_its_phrase_rises(planted):
+    from tests.conftest import FLOW
+
+    corpus, embeddings = planted
+    analysis = topics.analyze(corpus, embeddings=embeddings, random_state=0)
+    themes = corpus.set_index("doc_id")["theme"]
+    assert len(analysis.emerging) == 1  # the evenly spread "pooling" sub-theme is not emerging
+    found = analysis.emerging.iloc[0]
+    members = themes.loc[list(found["doc_ids"])]
+    flow = themes.index[themes == "transport flow"]
+    assert (members == "transport flow").mean() >= 0.9 and len(set(found["doc_ids"]) & set(flow)) >= 0.9 * len(flow)
+    assert set(found["name"].split()) <= set(FLOW) and found["name"] != found["topic_label"]
+    assert analysis.rising["phrase"].iloc[0] == "flow matching"
+    assert not analysis.rising["phrase"].str.contains("pooling|coarsening").any()
+
+
+def test_what_is_new_is_left_out_for_other_groupings(planted):
+    corpus, embeddings = planted
+    corpus = corpus.assign(status=np.where(np.arange(len(corpus)) % 2, "Oral", "Poster"))
+    analysis = topics.analyze(corpus, embeddings=embeddings, random_state=0, by="status")
+    assert analysis.emerging.empty and analysis.rising.empty

@@ -143,3 +143,18 @@ def test_candidates_keep_only_papers_close_to_their_centre():
     assert (labels == -1).all() and tightness == {}  # scattered papers are no theme
     labels, _, _ = candidate_topics(tight[:3], min_cluster_size=4, cut=0.5)
     assert (labels == -1).all()  # fewer than the smallest topic
+
+
+def test_an_update_shows_the_sub_theme_its_year_brought():
+    from tests.conftest import make_planted_years
+
+    corpus = make_planted_years()
+    old = corpus[corpus["year"] < 2023].reset_index(drop=True)
+    new = corpus[corpus["year"] == 2023].reset_index(drop=True)
+    fitted = topics.analyze(old, embeddings=_embed(old), random_state=0)
+    updated = update(fitted, new, _embed(new))
+    themes = corpus.set_index("doc_id")["theme"]
+    assert len(updated.emerging) >= 1
+    members = themes.loc[list(updated.emerging.iloc[0]["doc_ids"])]
+    assert (members == "transport flow").mean() >= 0.8
+    assert updated.rising["phrase"].iloc[0] == "flow matching"

@@ -26,6 +26,7 @@ from topics.embedding.distributed import check_per_text, connect, embed_texts_di
 from topics.embedding.embed import embed_texts
 from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
+from topics.clustering.emerging import emerging_subtopics
 from topics.clustering.layout import map_coordinates
 from topics.clustering.runs import on_cluster
 from topics.clustering.model import TopicModel
@@ -34,9 +35,10 @@ from topics.clustering.tables import area_table, document_table, representative_
 from topics.text import clean_for_terms
 from topics.themes.specs import Theme, as_themes, resolve_examples
 from topics.themes.tracking import ThemeTracking, track
+from topics.stats.rising import paper_phrases, rising_phrases
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "spreadsheet_safe", "write_tables"]
+__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "new_in_last_year", "spreadsheet_safe", "write_tables"]
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +85,13 @@ class Analysis:
         After :func:`topics.update.update`, one row per paper it added: where it
         was placed, and whether it is novel (empty otherwise).
 
+    emerging : pandas.DataFrame
+        The sub-topics concentrated in the last year compared
+        (:func:`topics.clustering.emerging.emerging_subtopics`; empty with one year or
+        another grouping than years).
+    rising : pandas.DataFrame
+        The phrases whose share of papers rose most in the last year compared
+        (:func:`topics.stats.rising.rising_phrases`; empty as ``emerging``).
     Examples
     --------
     >>> isinstance(analysis, topics.Analysis)
@@ -113,6 +122,8 @@ class Analysis:
     bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
     new_topics: pd.DataFrame = field(default_factory=pd.DataFrame)
     new_papers: pd.DataFrame = field(default_factory=pd.DataFrame)
+    emerging: pd.DataFrame = field(default_factory=pd.DataFrame)
+    rising: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def kind(self) -> str:
@@ -351,7 +362,9 @@ def build_tables(
     name: ``documents``, ``topics``, ``areas``, ``terms``, ``representatives``,
     ``similarity`` (:mod:`topics.clustering.tables`), and over the papers of ``years``
     the ``comparison`` by ``by`` (:func:`topics.stats.groups.compare_groups`), the
-    ``area_comparison``, the ``prevalence`` and the ``bursts`` (trends over years only).
+    ``area_comparison``, the ``prevalence`` and the ``bursts`` (trends over years only),
+    and what is new in the last year (:func:`new_in_last_year`: ``emerging`` sub-topics
+    and ``rising`` phrases; years only).
 
     With one year (``by="year"`` and ``years`` of one year) nothing is compared: the
     comparisons are :class:`~topics.stats.comparison.OneGroup` descriptions
@@ -370,18 +383,44 @@ def build_tables(
     bursts = pd.DataFrame()
     if comparison.trend_over_years:
         bursts = detect_bursts(selected, include_outliers=include_outliers)
+    new = new_in_last_year(model, corpus, embeddings, years=years) if by == "year" else {}
     return {
         "documents": documents,
         "prevalence": prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers),
         "comparison": comparison,
         "area_comparison": area_comparison.per_area(area_comparison.table),
         "bursts": bursts,
+        "emerging": new.get("emerging", pd.DataFrame()),
+        "rising": new.get("rising", pd.DataFrame()),
         "topics": topic_table(model, corpus),
         "areas": area_table(model),
         "terms": term_table(model),
         "representatives": representative_documents(model, corpus, embeddings),
         "similarity": topic_similarity(model),
     }
+
+
+def new_in_last_year(model: TopicModel, corpus: pd.DataFrame, embeddings: np.ndarray, *, years: Sequence[int]) -> dict:
+    """What the last of ``years`` brought, against the earlier ones: the ``emerging``
+    sub-topics (:func:`topics.clustering.emerging.emerging_subtopics`) and the ``rising``
+    phrases of titles, abstracts and, where the corpus has a ``keywords`` column, the
+    authors' keywords (:func:`topics.stats.rising.rising_phrases`). Empty tables with
+    fewer than two years."""
+    if len(years) < 2:
+        return {}
+    inside = corpus["year"].isin(years).to_numpy()
+    rows = np.flatnonzero(inside)
+    texts = embedding_texts(corpus.iloc[rows])
+    labels, year = model.labels_[rows], corpus["year"].to_numpy()[rows]
+    names = {int(t): n for t, n in model.topic_names_.items()}
+    emerging = emerging_subtopics(
+        np.asarray(embeddings)[rows], labels, year, texts, latest=int(years[-1]), topic_labels=names,
+        doc_ids=corpus["doc_id"].to_numpy()[rows].tolist(), titles=corpus["title"].fillna("").astype(str).to_numpy()[rows].tolist(),
+        random_state=int(model.params_["random_state"]),
+    )
+    keywords = corpus["keywords"].to_numpy()[rows] if "keywords" in corpus else None
+    rising = rising_phrases(paper_phrases(texts, keywords), year, latest=int(years[-1]), topics=labels, topic_labels=names)
+    return {"emerging": emerging, "rising": rising}
 
 
 def _groups_by_year(documents: pd.DataFrame, by: str, groups) -> dict:

@@ -5,6 +5,8 @@ import dataclasses
 
 import pytest
 
+import topics
+
 from topics.figures.style import PALETTE, topic_colors
 from topics.report.sections import area_rows, theme_section, topic_cards
 from topics.themes.tracking import narrate_themes, track
@@ -97,3 +99,44 @@ def test_theme_section_rows_and_cards(sample_analysis):
         assert all(0 < t["share"] <= 1 for t in card["topics"])
         listed = [p for y in card["years"] for p in y["papers"]]
         assert len(listed) == (tracking.top_papers["theme"] == s["theme"]).sum()
+
+
+@pytest.fixture(scope="module")
+def planted_analysis():
+    from tests.conftest import make_planted_years
+    from topics.embedding.embed import embed_texts
+    from topics.pipeline import embedding_texts
+
+    corpus = make_planted_years()
+    return topics.analyze(corpus, embeddings=embed_texts(embedding_texts(corpus), "hashing", cache=False), random_state=0)
+
+
+def test_new_in_the_last_year_leads_with_sub_topics_then_phrases(planted_analysis):
+    from topics.report.render import render_report
+    from topics.report.sections import new_in_year_section
+
+    fresh = new_in_year_section(planted_analysis)
+    assert fresh["year"] == 2023 and fresh["before"] == "2021, 2022"
+    assert len(fresh["subtopics"]) == 1 and fresh["subtopics"][0]["n_latest"] == fresh["subtopics"][0]["n_docs"]
+    assert fresh["phrases"][0]["phrase"] == "flow matching" and fresh["phrases"][0]["n_before"] == 0
+    html = render_report(planted_analysis)
+    section = html[html.index('<section id="new">'):]
+    section = section[: section.index("</section>")]
+    assert "<h2>New in 2023</h2>" in section
+    assert section.index("Emerging sub-topics") < section.index("Rising phrases")
+    assert "<b>flow matching</b>" in section and "Papers far from every topic" not in section
+
+
+def test_a_two_year_report_without_anything_new_says_so(sample_analysis):
+    from topics.report.sections import new_in_year_section
+
+    fresh = new_in_year_section(sample_analysis)
+    assert fresh["year"] == 2025 and not fresh["subtopics"] and not fresh["phrases"]
+
+
+def test_novel_papers_are_stated_against_chance():
+    from topics.report.sections import novel_against_chance
+
+    assert novel_against_chance(210, 4302, 0.05) == "about"  # 215 expected
+    assert novel_against_chance(400, 4302, 0.05) == "more than"
+    assert novel_against_chance(100, 4302, 0.05) == "fewer than"

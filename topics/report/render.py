@@ -24,7 +24,7 @@ import jinja2
 from topics import figures
 from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
-from topics.report.sections import area_rows, new_topic_section, theme_section, topic_cards
+from topics.report.sections import area_rows, new_in_year_section, new_topic_section, theme_section, topic_cards
 from topics.stats.stability import refits_ran
 
 __all__ = ["build_figures", "render_report", "seed_range", "write_report"]
@@ -248,6 +248,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         cards=topic_cards(analysis),
         themes=themes,
         new=new_topic_section(analysis),
+        fresh=new_in_year_section(analysis),
         settings=settings,
         outliers_counted=bool(settings.get("include_outliers")),
         n_topics=int((analysis.topics["topic"] != -1).sum()),

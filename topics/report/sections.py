@@ -15,7 +15,7 @@ from topics.text import first_sentence, paper_title, plain_text
 from topics.themes.tracking import narrate_themes, theme_topics
 from topics.vectors import unit_rows
 
-__all__ = ["area_rows", "new_topic_section", "theme_section", "topic_cards"]
+__all__ = ["area_rows", "new_in_year_section", "new_topic_section", "novel_against_chance", "theme_section", "topic_cards"]
 
 
 def topic_cards(analysis: Analysis) -> list[dict]:
@@ -164,6 +164,50 @@ def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | Non
         "years": "–".join(str(y) for y in (years[0], years[-1])) if len(years) > 1 else str(years[0]),
         "fitted_years": ", ".join(map(str, about.get("fitted_years", []))),
         "n_new": len(added), "n_novel": int(added["novel"].sum()), "n_outliers": int((added["topic"] == -1).sum()),
+        "expected_novel": about.get("novelty_quantile", 0) * len(added),
+        "novel_vs_chance": novel_against_chance(int(added["novel"].sum()), len(added), about.get("novelty_quantile")),
         "cut": about.get("novelty_cut"), "quantile": about.get("novelty_quantile"),
         "min_cluster_size": about.get("min_cluster_size"), "method": about.get("method"), "topics": topics,
+    }
+
+
+def novel_against_chance(n_novel: int, n_new: int, quantile: float | None) -> str:
+    """"about", "more than" or "fewer than": how ``n_novel`` of ``n_new`` papers compare
+    with the ``quantile`` that chance makes novel (two-sided exact binomial test at 0.05)."""
+    from scipy.stats import binomtest
+
+    if not n_new or not quantile:
+        return "about"
+    if binomtest(n_novel, n_new, quantile).pvalue >= 0.05:
+        return "about"
+    return "more than" if n_novel > quantile * n_new else "fewer than"
+
+
+def new_in_year_section(analysis: Analysis, *, max_rows: int = 10) -> dict | None:
+    """What the last year compared brought (:func:`topics.pipeline.new_in_last_year`):
+    its emerging sub-topics, then its rising phrases; ``None`` where the analysis compares
+    no years (one year, or another grouping)."""
+    years = analysis.settings.get("years") or []
+    if analysis.by != "year" or len(years) < 2:
+        return None
+    latest = int(years[-1])
+    docs = analysis.documents
+    subtopics = [
+        {
+            "name": r.name, "parent": r.topic_label, "topic": int(r.topic), "n_docs": int(r.n_docs), "n_latest": int(r.n_latest),
+            "share_before": float(r.share_before), "share_latest": float(r.share_latest), "low": float(r.low), "high": float(r.high),
+            "q": float(r.q), "examples": [e for e in str(r.examples).split("; ") if e],
+        }
+        for r in analysis.emerging.head(max_rows).itertuples(index=False)
+    ]
+    phrases = [
+        {
+            "phrase": r.phrase, "n_latest": int(r.n_latest), "n_before": int(r.n_before), "share_latest": float(r.share_latest),
+            "share_before": float(r.share_before), "low": float(r.low), "high": float(r.high), "q": float(r.q), "topics": r.topics,
+        }
+        for r in analysis.rising.head(max_rows).itertuples(index=False)
+    ]
+    return {
+        "year": latest, "before": ", ".join(str(y) for y in years[:-1]), "n_latest": int((docs["year"] == latest).sum()),
+        "subtopics": subtopics, "phrases": phrases,
     }

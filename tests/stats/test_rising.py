@@ -1,0 +1,53 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from topics.stats.rising import RISING_COLUMNS, keyword_phrases, paper_phrases, rising_phrases
+
+
+def corpus():
+    """Three years of 100 papers; "flow matching" appears in the last year only (30
+    papers), "graph neural networks" in 20 % of every year."""
+    texts, years, topics = [], [], []
+    for year in (2021, 2022, 2023):
+        for i in range(100):
+            words = ["we study learning"]
+            if i < 20:
+                words.append("graph neural networks")
+            if year == 2023 and 50 <= i < 80:
+                words.append("flow matching for generative modelling")
+            texts.append(" ".join(words) + f" item{i}")
+            years.append(year)
+            topics.append(0 if i < 50 else 1)
+    return texts, np.array(years), np.array(topics)
+
+
+def test_a_phrase_new_in_the_last_year_rises_and_a_steady_one_does_not():
+    texts, years, topics = corpus()
+    table = rising_phrases(paper_phrases(texts), years, topics=topics, topic_labels={0: "graphs", 1: "generative models"})
+    assert list(table.columns) == RISING_COLUMNS
+    phrases = table["phrase"].tolist()
+    assert phrases[0] == "flow matching"
+    assert "matching" not in phrases  # held inside "flow matching", which all its papers use
+    assert not any("graph" in p for p in phrases)
+    first = table.iloc[0]
+    assert first["n_latest"] == 30 and first["n_before"] == 0 and first["q"] <= 0.05 and first["low"] > 0
+    assert first["topics"] == "generative models"
+
+
+def test_the_minimum_count_keeps_rare_phrases_out():
+    texts, years, _ = corpus()
+    table = rising_phrases(paper_phrases(texts), years, min_count=31)
+    assert table.empty and list(table.columns) == RISING_COLUMNS
+
+
+def test_author_keywords_count_as_phrases():
+    assert keyword_phrases("Flow Matching; Diffusion,  Models") == ["flow matching", "diffusion", "models"]
+    assert keyword_phrases(None) == [] and keyword_phrases("[]") == []
+    phrases = paper_phrases(["a text"], ["Test-Time Scaling"])
+    assert "test-time scaling" in phrases[0]
+
+
+def test_phrase_sets_and_years_must_agree():
+    with pytest.raises(ValueError, match="2 phrase sets for 3 years"):
+        rising_phrases([set(), set()], [2020, 2021, 2022])

@@ -1,0 +1,203 @@
+"""Phrases whose share of papers rises in the latest year.
+
+A new year's report should say what authors started to write about, not only which
+topics grew: a new method ("flow matching", "test-time scaling") lives inside an old
+topic and moves its share little. :func:`rising_phrases` counts, for every phrase of the
+package's vocabulary (:class:`topics.naming.terms.PhraseAnalyzer`: words and two-word
+phrases of titles and abstracts, and the authors' own keywords where a corpus has them),
+how many papers of the latest year and of the earlier years use it, and keeps those whose
+share rose beyond chance:
+
+* **test**: one-sided Fisher's exact test of the phrase's papers in the latest year
+  against the earlier years (the hypergeometric tail: given how many papers use the
+  phrase at all, are there more in the latest year than its size explains?), with
+  Benjamini-Hochberg false-discovery control over every phrase tested;
+* **minimum count**: a phrase is tested only when at least ``min_count`` papers of the
+  latest year use it (a handful of papers make no trend);
+* **ranking**: by the ratio of the phrase's share in the latest year to its share before
+  (each smoothed by half a paper), so that a phrase that barely existed before and is
+  now common comes first, ahead of a common phrase that rose a little;
+* **one phrase per idea**: a phrase held inside a longer rising phrase that most of its
+  latest-year papers also use ("splatting" in "gaussian splatting") is dropped for the
+  longer one.
+
+Each phrase comes with the topics it lives in: the topics of most of its latest-year
+papers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from topics.naming.coverage import phrase_key
+from topics.naming.keyphrases import reference
+from topics.naming.terms import PhraseAnalyzer, is_name_candidate
+from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
+
+__all__ = ["RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+
+#: The columns of :func:`rising_phrases`.
+RISING_COLUMNS = [
+    "phrase", "n_latest", "n_before", "share_latest", "share_before", "ratio", "low", "high", "p", "q", "topics",
+]
+
+
+def keyword_phrases(keywords: object) -> list[str]:
+    """A paper's author keywords ("a; b, c") as lower-case phrases, empty ones dropped."""
+    if keywords is None or (isinstance(keywords, float) and np.isnan(keywords)):
+        return []
+    parts = str(keywords).replace(",", ";").split(";")
+    return [" ".join(p.lower().split()) for p in parts if p.strip() and p.strip() != "[]"]
+
+
+def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None) -> list[set[str]]:
+    """The set of phrases each paper uses: its name candidates among the words and
+    two-word phrases of its text (:func:`topics.naming.terms.is_name_candidate`), and its
+    author keywords where ``keywords`` is given.
+
+    Spellings of one term ("prompt", "prompts") count as one, written as the corpus most
+    often writes it (:func:`topics.naming.coverage.phrase_key`). Terms that authors write
+    everywhere and never choose as keywords (:mod:`topics.naming.keyphrases`: "learning",
+    "data") are left out: counted on other papers than these, that filter is independent
+    of the years, so it removes tests that could not name a field without weakening the
+    false-discovery control over the rest (independent filtering, Bourgon, Gentleman &
+    Huber 2010).
+    """
+    analyzer = analyzer or PhraseAnalyzer()
+    vague = reference()
+    raw = []
+    for i, text in enumerate(texts):
+        grams = {g for g in analyzer.grams(analyzer.tokens(str(text))) if is_name_candidate(g)}
+        if keywords is not None:
+            grams |= set(keyword_phrases(keywords[i]))
+        raw.append(grams)
+    key_of = {g: phrase_key(g) for g in set().union(*raw)} if raw else {}
+    spellings: dict[str, Counter] = {}
+    for grams in raw:
+        for g in grams:
+            spellings.setdefault(key_of[g], Counter())[g] += 1
+    written = {key: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, c in spellings.items() if key}
+    kept = {key: form for key, form in written.items() if not vague.rejects(form)}
+    return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
+
+
+def _nested(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: float = 0.8) -> set[str]:
+    """The phrases held inside a longer one of the list that at least ``overlap`` of
+    their latest-year papers also use."""
+    dropped = set()
+    for short in phrases:
+        padded = f" {short} "
+        for long_ in phrases:
+            if long_ != short and padded in f" {long_} ":
+                shared = len(latest_docs[short] & latest_docs[long_])
+                if shared >= overlap * len(latest_docs[short]):
+                    dropped.add(short)
+                    break
+    return dropped
+
+
+def rising_phrases(
+    phrases: Sequence[set[str]],
+    years: Sequence[int],
+    *,
+    latest: int | None = None,
+    topics: Sequence[int] | None = None,
+    topic_labels: dict[int, str] | None = None,
+    min_count: int | None = None,
+    alpha: float = 0.05,
+    top_n: int = 15,
+) -> pd.DataFrame:
+    """The phrases whose share of papers rose most in the ``latest`` year (module docs).
+
+    Parameters
+    ----------
+    phrases
+        Per paper, the phrases it uses (:func:`paper_phrases`).
+    years
+        Per paper, its year.
+    latest
+        The year tested against every earlier year; default the last one.
+    topics, topic_labels
+        Per paper its topic (-1 for none), and the topics' names: each phrase lists the
+        topics of most of its latest-year papers.
+    min_count
+        The fewest papers of the latest year that must use a phrase for it to be
+        tested; default 1 % of the latest year's papers, at least 5.
+    alpha
+        The false-discovery rate (Benjamini-Hochberg q) a phrase must stay under.
+    top_n
+        The most phrases returned.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rising phrase, highest ``ratio`` first (:data:`RISING_COLUMNS`):
+        ``n_latest`` and ``n_before`` papers using it, ``share_latest`` and
+        ``share_before`` of their years' papers, ``ratio`` of the two shares (each
+        smoothed by half a paper), ``low`` and ``high`` the 95 % interval of the change
+        in share (Newcombe), ``p`` and ``q`` of the one-sided test, ``topics`` the names
+        of the topics most of its latest-year papers sit in ("; "-joined).
+    """
+    from scipy.stats import hypergeom
+
+    years = np.asarray(years)
+    if len(phrases) != len(years):
+        raise ValueError(f"{len(phrases)} phrase sets for {len(years)} years")
+    latest = int(years.max()) if latest is None else int(latest)
+    is_latest = years == latest
+    n_latest, n_before = int(is_latest.sum()), int((years < latest).sum())
+    if n_latest == 0 or n_before == 0:
+        return pd.DataFrame(columns=RISING_COLUMNS)
+    min_count = max(5, int(np.ceil(0.01 * n_latest))) if min_count is None else int(min_count)
+    latest_docs: dict[str, set[int]] = {}
+    before = Counter()
+    for i, ps in enumerate(phrases):
+        if is_latest[i]:
+            for p in ps:
+                latest_docs.setdefault(p, set()).add(i)
+        elif years[i] < latest:
+            before.update(ps)
+    tested = sorted(p for p, docs in latest_docs.items() if len(docs) >= min_count)
+    if not tested:
+        return pd.DataFrame(columns=RISING_COLUMNS)
+    a = np.array([len(latest_docs[p]) for p in tested], dtype=float)
+    b = np.array([before[p] for p in tested], dtype=float)
+    # P(X >= a): X the latest-year papers among the a + b that use the phrase, drawn from
+    # n_latest + n_before papers of which n_latest are of the latest year
+    p_values = hypergeom.sf(a - 1, n_latest + n_before, n_latest, a + b)
+    q = benjamini_hochberg(p_values)
+    ratio = ((a + 0.5) / n_latest) / ((b + 0.5) / n_before)
+    keep = (q <= alpha) & (ratio > 1)
+    kept = [p for p, k in zip(tested, keep) if k]
+    dropped = _nested(kept, latest_docs)
+    low, high = newcombe_diff_ci(b, n_before, a, n_latest)
+    rows = [
+        {
+            "phrase": p, "n_latest": int(a[j]), "n_before": int(b[j]), "share_latest": a[j] / n_latest,
+            "share_before": b[j] / n_before, "ratio": float(ratio[j]), "low": float(low[j]), "high": float(high[j]),
+            "p": float(p_values[j]), "q": float(q[j]), "topics": _home_topics(latest_docs[p], topics, topic_labels),
+        }
+        for j, p in enumerate(tested)
+        if keep[j] and p not in dropped
+    ]
+    table = pd.DataFrame(rows, columns=RISING_COLUMNS)
+    return table.sort_values(["ratio", "n_latest", "phrase"], ascending=[False, False, True], kind="stable").head(top_n).reset_index(drop=True)
+
+
+def _home_topics(docs: set[int], topics: Sequence[int] | None, labels: dict[int, str] | None, *, share: float = 0.5) -> str:
+    """The names of the fewest topics (largest first, at most three) that hold at least
+    ``share`` of ``docs``; "" without topics."""
+    if topics is None:
+        return ""
+    counts = Counter(int(topics[i]) for i in docs if int(topics[i]) != -1)
+    out, held = [], 0
+    for topic, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]:
+        out.append((labels or {}).get(topic, str(topic)))
+        held += n
+        if held >= share * len(docs):
+            break
+    return "; ".join(out)
