@@ -30,7 +30,7 @@ def test_report_tables_help_names_every_file_it_writes(capsys):
     options = text[text.index("options:"):]
     tables = options[options.index("--tables DIR"):options.index("--seed N")]
     for name in ("documents", "topics", "areas", "comparison", "area_comparison", "prevalence", "stability", "bursts",
-                 "themes", "theme_papers"):
+                 "emerging", "rising", "themes", "theme_papers"):
         assert f"{name}.csv" in tables, name
 
 

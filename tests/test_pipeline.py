@@ -269,3 +269,12 @@ def test_what_is_new_is_left_out_for_other_groupings(planted):
     corpus = corpus.assign(status=np.where(np.arange(len(corpus)) % 2, "Oral", "Poster"))
     analysis = topics.analyze(corpus, embeddings=embeddings, random_state=0, by="status")
     assert analysis.emerging.empty and analysis.rising.empty
+
+
+def test_what_is_new_is_written_with_the_tables(planted, tmp_path):
+    corpus, embeddings = planted
+    analysis = topics.analyze(corpus, embeddings=embeddings, random_state=0)
+    written = write_tables(analysis, tmp_path)
+    emerging = pd.read_csv(written["emerging"])
+    assert emerging["doc_ids"].iloc[0].split(";") == [str(i) for i in analysis.emerging["doc_ids"].iloc[0]]
+    assert pd.read_csv(written["rising"])["phrase"].iloc[0] == "flow matching"

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write here documents.csv, topics.csv, areas.csv, comparison.csv, area_comparison.csv, "
                           "prevalence.csv, and where they apply stability.csv (--stability-seeds), bursts.csv (trends), "
-                          "themes.csv and theme_papers.csv (themes)")
+                          "emerging.csv and rising.csv (what the last year brought), themes.csv and theme_papers.csv (themes)")
     rep.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     rep.add_argument("--by", default="year", metavar="COLUMN",
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
@@ -120,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="HTML report path (default: reports/<venue>-<first>-vs-<last>.html, or -<first>-<last> for three or more years)")
     upd.add_argument("--save-model", type=Path, default=None, metavar="DIR", help="also save the updated analysis in this folder")
     upd.add_argument("--tables", type=Path, default=None, metavar="DIR",
-                     help="also write the report's tables here, with new_topics.csv and new_papers.csv")
+                     help="also write the report's tables here, with emerging.csv, rising.csv, new_topics.csv and new_papers.csv")
     upd.add_argument("--min-cluster-size", type=int, default=None, metavar="N",
                      help="smallest candidate new topic (default: the saved model's smallest topic)")
     upd.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")

@@ -505,8 +505,10 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     ``bursts.csv`` where it looked for bursts (trends over years), and ``themes.csv`` (one
     row per theme: :attr:`topics.themes.tracking.ThemeTracking.summary`) and ``theme_papers.csv``
     (one row per theme member: theme, doc_id, year, title, similarity, source) where it
-    tracked themes, ``new_topics.csv`` and ``new_papers.csv`` where new papers were added
-    to it (:func:`topics.update.update`).
+    tracked themes, ``emerging.csv`` and ``rising.csv`` where the last year brought
+    emerging sub-topics or rising phrases (``doc_ids`` joined by ";"), and
+    ``new_topics.csv`` and ``new_papers.csv`` where new papers were added to it
+    (:func:`topics.update.update`).
 
     ``comparison.csv`` has the columns of the analysis's comparison table (its kind:
     :func:`topics.stats.groups.compare_groups`); ``documents.csv`` carries the grouping column
@@ -563,6 +565,10 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
         tables["stability"] = analysis.stability
     if len(analysis.bursts):
         tables["bursts"] = analysis.bursts
+    if len(analysis.emerging):
+        tables["emerging"] = analysis.emerging.assign(doc_ids=analysis.emerging["doc_ids"].map(lambda ids: ";".join(map(str, ids))))
+    if len(analysis.rising):
+        tables["rising"] = analysis.rising
     if len(analysis.new_papers):
         tables["new_topics"] = analysis.new_topics
         tables["new_papers"] = analysis.new_papers
