@@ -45,6 +45,7 @@ from topics.clustering.consensus import ConsensusClusterer, extend_labels, membe
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
 from topics.naming.labels import Name, name_groups
+from topics.clustering.order import canonical_order, graph_to_rows, to_rows
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
 from topics.text import clean_for_terms
 
@@ -296,6 +297,14 @@ class TopicModel(BaseEstimator):
         texts, embeddings = check_inputs(corpus, embeddings)
         if not 0 <= self.outlier_share <= 1:
             raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
+        # fitted on a canonical order, so the same papers in any order give the same topics
+        order = canonical_order(embeddings, texts)
+        self._fit_ordered([texts[i] for i in order], embeddings[order])
+        self._restore_order(order, texts, embeddings)
+        return self
+
+    def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
+        """The fit itself, on the rows in the order given (``fit`` gives them in canonical order)."""
         params = self._resolve_params(len(texts))
         landmarks, graph = landmark_step(
             embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
@@ -359,7 +368,25 @@ class TopicModel(BaseEstimator):
                 n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
             )
         self._set_topics(topics, areas)
-        return self
+
+    def _restore_order(self, order: np.ndarray, texts: list[str], embeddings: np.ndarray) -> None:
+        """Every learned per-document array of a fit on ``x[order]`` back in the caller's row
+        order: ``fitted_documents_`` ascending, with ``fit_texts_`` and BERTopic's topics of
+        its documents in the same order."""
+        self.labels_ = to_rows(self.labels_, order)
+        self.confidence_ = to_rows(self.confidence_, order)
+        self.runs_ = to_rows(self.runs_, order, axis=1)
+        self.reduced_embeddings_ = to_rows(self.reduced_embeddings_, order)
+        self.neighbors_ = graph_to_rows(self.neighbors_, order)
+        fitted = order[self.fitted_documents_]
+        ascending = np.argsort(fitted)
+        self.fitted_documents_ = fitted[ascending]
+        self.fit_texts_ = [self.fit_texts_[i] for i in ascending]
+        self.bertopic_.topics_ = [self.bertopic_.topics_[i] for i in ascending]
+        if self.landmarks_ is not None:
+            self.landmarks_ = self.fitted_documents_
+        self.texts_ = texts
+        self.embeddings_ = embeddings
 
     def _set_topics(self, topics: np.ndarray, areas: Mapping[int, int] | None = None) -> None:
         """Labels, confidence, names, terms, centroids and areas from the topic of each document
@@ -513,15 +540,21 @@ def rebuild_bertopic(model: TopicModel):
     """The BERTopic object of a fitted model that has none (loaded from a saved analysis,
     :mod:`topics.store`): c-TF-IDF refitted on the fitted documents with their topics as
     given (:class:`~topics.clustering.hierarchy.FixedClusterer`). Raises ValueError where
-    BERTopic would number the topics otherwise than the model does."""
-    fitted = model.fitted_documents_
-    labels = np.asarray(model.labels_)[fitted]
+    BERTopic would number the topics otherwise than the model does. Fitted, like the
+    model, in canonical order (:func:`topics.clustering.order.canonical_order`), where
+    BERTopic breaks ties between topics of one size."""
+    fitted = np.asarray(model.fitted_documents_)
+    embeddings = np.asarray(model.embeddings_)[fitted]
+    order = canonical_order(embeddings, [model.texts_[i] for i in fitted])
+    labels = np.asarray(model.labels_)[fitted][order]
     bertopic, topics, _ = fit_bertopic(
-        model.fit_texts_, np.asarray(model.embeddings_)[fitted], FixedClusterer(labels, min_cluster_size=model.params_["min_cluster_size"]),
+        [model.fit_texts_[i] for i in order], embeddings[order],
+        FixedClusterer(labels, min_cluster_size=model.params_["min_cluster_size"]),
         acronyms=model.acronyms_, top_n_words=max(model.top_n_terms, 30),
     )
     if not np.array_equal(topics, labels):
         raise ValueError("BERTopic numbers this loaded model's topics differently; refit it to merge topics")
+    bertopic.topics_ = to_rows(bertopic.topics_, order).tolist()  # in the order of fit_texts_
     return bertopic
 
 

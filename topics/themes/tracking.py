@@ -176,6 +176,9 @@ def track(
     if embeddings.ndim != 2 or len(embeddings) != len(corpus):
         raise ValueError(f"embeddings must have one row per paper: {len(corpus)} papers, shape {embeddings.shape}")
     year_a, year_b = pick_years(corpus, *(years if years is not None else (None, None)))
+    # read in doc_id order: the theme's mean vector and its ties then do not depend on the row order
+    order = np.argsort(corpus["doc_id"].astype(str).to_numpy(), kind="stable")
+    corpus, embeddings = corpus.iloc[order], embeddings[order]
     if embedder is not None:
         from topics.embedding.backends import get_embedder
 
