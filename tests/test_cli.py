@@ -503,7 +503,7 @@ def test_assign_refuses_a_damaged_folder_in_one_line(saved_run, tmp_path, capsys
         (["--load-model", "{model}", "--seed", "3"], "--seed would need a refit"),
         (["--load-model", "{model}", "--dataset", "full"], "--dataset would need a refit"),
         (["--load-model", "{tmp}/nowhere"], "no such folder"),
-        (["--save-model", "{tmp}/taken"], "holds other files, not a saved analysis"),
+        (["--save-model", "{tmp}/taken"], "holds notes.txt, which no saved analysis wrote"),
     ],
 )
 def test_model_flags_are_checked_before_any_work(saved_run, tmp_path, capsys, args, message):
@@ -585,3 +585,39 @@ def test_new_papers_are_embedded_at_the_precision_of_the_saved_analysis(monkeypa
         about = {"backend": "minilm", "fingerprint": f"{'0' * 24}:{saved}:windows:shapes16x4"}
         monkeypatch.setattr(topics.store, "read_manifest", lambda path, about=about: {"about": about})
         assert _saved_embedder(tmp_path)[1].precision == expected
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["-o", "{input}"], ["-o", "{folder}/r.html"], ["--tables", "{folder}"], ["--tables", "{tmp}"],
+     ["--save-model", "{folder}"], ["-o", "{tmp}/r.html", "--tables", "{tmp}/t", "--save-model", "{tmp}"]],
+)
+def test_no_output_overwrites_or_lies_in_an_input(tmp_path, capsys, flags):
+    from topics.io.datasets import iclr_sample
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    iclr_sample()[["title", "abstract", "year"]].to_csv(folder / "x.csv", index=False)
+    before = (folder / "x.csv").read_bytes()
+    inputs = [str(folder / "x.csv")] if flags[1] != "{folder}/r.html" else [str(folder)]
+    flags = [f.format(input=folder / "x.csv", folder=folder, tmp=tmp_path) for f in flags]
+    assert main(["report", *inputs, "--backend", "hashing", "--no-cache", "-q", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "input" in err and "Traceback" not in err
+    assert (folder / "x.csv").read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["x.csv"]
+
+
+def test_save_model_over_a_saved_analysis_keeps_the_users_files(saved_run, tmp_path, capsys):
+    import shutil
+
+    from topics.store import StoreError, load, save
+
+    _, out = saved_run
+    model = shutil.copytree(out / "model", tmp_path / "model")
+    (model / "NOTES.txt").write_text("mine")
+    assert main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html"),
+                 "--save-model", str(model)]) == 2
+    assert "NOTES.txt" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+    with pytest.raises(StoreError, match="NOTES.txt"):  # the library refuses too
+        save(load(out / "model"), model)
+    assert (model / "NOTES.txt").read_text() == "mine"

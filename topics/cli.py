@@ -176,6 +176,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         raise ValueError(f"--runs must be at least 1, got {args.runs}")
     _check_seed(args.seed, args.refits)
     if args.csv is not None:
+        _check_outputs(args.inputs, [("--csv", args.csv)])
         _writable_file("--csv", args.csv)
     corpus, _, described = _load(args)
     if args.labels_column is not None and args.labels_column not in corpus:
@@ -206,6 +207,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 def _assign(args: argparse.Namespace) -> int:
     """``topics assign``: the papers of INPUT placed in the topics of a saved analysis, no refit."""
     start = time.perf_counter()
+    _check_outputs([*args.inputs, args.model_dir], [("--tables", args.tables)])
     created = _writable_folder("--tables", args.tables) if args.tables is not None else []
     try:
         return _run_assign(args, start)
@@ -301,6 +303,7 @@ def _update(args: argparse.Namespace) -> int:
     save_to = args.save_model
     if save_to is not None and save_to.resolve() == args.model_dir.resolve():
         raise ValueError(f"--save-model {save_to}: the folder being updated; save the update in another folder")
+    _check_outputs([*args.inputs, args.model_dir], [("-o", args.output), ("--tables", args.tables), ("--save-model", save_to)])
     _check_model_flags(argparse.Namespace(load_model=None, save_model=save_to))
     created = _writable_file("-o", args.output) if args.output is not None else []
     try:
@@ -367,6 +370,8 @@ def _report(args: argparse.Namespace) -> int:
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
     _check_seed(args.seed, args.stability_seeds)
+    _check_outputs([*args.inputs, *([args.load_model] if args.load_model else [])],
+                   [("-o", args.output), ("--tables", args.tables), ("--save-model", args.save_model)])
     _check_model_flags(args)
     themes = _themes(args)
     created = _writable_file("-o", args.output) if args.output is not None else []
@@ -491,8 +496,43 @@ def _check_model_flags(args: argparse.Namespace) -> None:
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"--save-model {folder}: is a file; give a folder")
-        if folder.is_dir() and any(folder.iterdir()) and not (folder / "manifest.json").is_file():
-            raise ValueError(f"--save-model {folder}: holds other files, not a saved analysis; give a new or empty folder")
+        foreign = _foreign_files(folder)
+        if foreign:
+            raise ValueError(f"--save-model {folder}: holds {foreign[0]}"
+                             f"{f' and {len(foreign) - 1} more' if len(foreign) > 1 else ''}, which no saved analysis "
+                             "wrote; saving would delete it, give a new or empty folder")
+
+
+def _check_outputs(inputs, outputs: list[tuple[str, Path | None]]) -> None:
+    """No output path is an input, holds one, or lies in an input folder (where a later run
+    would read it as input); else a ValueError naming the flag, before any work."""
+    given = [Path(p).resolve() for p in inputs]
+    for flag, path in outputs:
+        if path is None:
+            continue
+        out = Path(path).resolve()
+        for source, resolved in zip(inputs, given):
+            if out == resolved or resolved.is_relative_to(out):
+                raise ValueError(f"{flag} {path}: is or holds the input {source}; writing there would overwrite it, "
+                                 "give another path")
+            if resolved.is_dir() and out.is_relative_to(resolved):
+                raise ValueError(f"{flag} {path}: lies in the input folder {source}; a later run would read it as input, "
+                                 "give a path outside it")
+
+
+def _foreign_files(folder: Path) -> list[str]:
+    """The files in ``folder`` that a saved analysis there does not list (every file, where
+    it holds no manifest): what ``--save-model`` would otherwise delete."""
+    import json
+
+    if not folder.is_dir():
+        return []
+    present = sorted(p.name for p in folder.iterdir())
+    try:
+        listed = set(json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("files", {}))
+    except (OSError, ValueError, AttributeError):
+        return present
+    return [name for name in present if name != "manifest.json" and name not in listed]
 
 
 def _check_seed(seed: int, further: int) -> None:

@@ -250,6 +250,15 @@ def _into_place(path: str | os.PathLike[str], fill) -> Path:
         raise StoreError(f"{path}: is a file; give a folder to save the analysis in")
     if path.is_dir() and any(path.iterdir()) and not (path / MANIFEST).is_file():
         raise StoreError(f"{path}: a folder that holds other files, not a saved analysis; give a new or empty folder")
+    if path.is_dir() and (path / MANIFEST).is_file():  # replace only what a save wrote
+        try:
+            listed = set(json.loads((path / MANIFEST).read_text(encoding="utf-8")).get("files", {})) | {MANIFEST}
+        except (OSError, ValueError, AttributeError):
+            listed = {MANIFEST}
+        foreign = sorted(p.name for p in path.iterdir() if p.name not in listed)
+        if foreign:
+            raise StoreError(f"{path}: holds {foreign[0]}, which the saved analysis there does not list; replacing the "
+                             "folder would delete it, give a new or empty folder")
     path.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
     try:
