@@ -621,3 +621,11 @@ def test_save_model_over_a_saved_analysis_keeps_the_users_files(saved_run, tmp_p
     with pytest.raises(StoreError, match="NOTES.txt"):  # the library refuses too
         save(load(out / "model"), model)
     assert (model / "NOTES.txt").read_text() == "mine"
+
+
+def test_a_theme_that_matches_no_paper_is_reported(tmp_path, capsys):
+    assert main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html"), "--tables",
+                 str(tmp_path / "t"), "--theme", "quantum chromodynamics lattice gauge"]) == 0
+    themes = pd.read_csv(tmp_path / "t" / "themes.csv")
+    assert themes["n_members"].tolist() == [0] and (tmp_path / "r.html").is_file()
+    assert "Quantum chromodynamics lattice gauge went from 0.0 % to 0.0 %" in capsys.readouterr().out

@@ -275,9 +275,13 @@ def theme_topics(tracking: ThemeTracking, documents: pd.DataFrame, *, n: int = 5
     ``documents`` is :func:`topics.document_table` output (``doc_id``, ``topic``,
     ``topic_label``). Returns ``theme``, ``topic``, ``topic_label``, ``n_docs``,
     ``share`` (of the theme's members, 0-1), the ``n`` largest per theme; outliers
-    (topic -1) are listed like any topic.
+    (topic -1) are listed like any topic. A theme without members has no row; none of
+    them with members gives an empty table.
     """
     members = tracking.members.merge(documents[["doc_id", "topic", "topic_label"]], on="doc_id", how="left")
+    if members.empty:  # no theme matched a paper: no topic to list
+        return pd.DataFrame({"theme": pd.Series(dtype=object), "topic": pd.Series(dtype=int),
+                             "topic_label": pd.Series(dtype=object), "n_docs": pd.Series(dtype=int), "share": pd.Series(dtype=float)})
     counts = members.groupby(["theme", "topic", "topic_label"], sort=False).size().rename("n_docs").reset_index()
     counts["share"] = counts["n_docs"] / counts["theme"].map(members.groupby("theme").size())
     counts = counts.sort_values(["theme", "n_docs", "topic"], ascending=[True, False, True])
