@@ -138,6 +138,9 @@ def _add_input_arguments(parser: argparse.ArgumentParser) -> None:
                              "minilm-fp32 (exact fp32), static (model2vec vectors distilled from MiniLM once and taught to imitate it on the "
                              "bundled abstracts: hundreds of times faster, less faithful; for corpora MiniLM would take hours on), lsa (weightless TF-IDF+SVD), hashing (weightless, per text)")
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
+    parser.add_argument("--keep-near-duplicates", action="store_true",
+                        help="keep abstracts that nearly repeat an earlier one (other case or spacing, a few words added); "
+                             "by default each is dropped, with one warning")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="cache folder: embeddings, and for report the last analyses, which a rerun with the same papers, "
                              "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
@@ -152,7 +155,7 @@ def _load(args: argparse.Namespace):
     if args.inputs and args.dataset:
         raise ValueError("give INPUT files or --dataset, not both")
     if args.inputs:
-        return read_corpus(args.inputs), (), ", ".join(str(p) for p in args.inputs)
+        return read_corpus(args.inputs, keep_near_duplicates=args.keep_near_duplicates), (), ", ".join(str(p) for p in args.inputs)
     name = args.dataset or "sample"
     described = (
         "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
@@ -480,6 +483,7 @@ _FIT_FLAGS = {
     "reduce_outliers": ("--reduce-outliers", False), "stability_seeds": ("--stability-seeds", 0), "theme": ("--theme", []),
     "themes": ("--themes", None), "min_cluster_size": ("--min-cluster-size", None), "backend": ("--backend", "minilm"),
     "model": ("--model", None), "dask_scheduler": ("--dask-scheduler", None), "save_model": ("--save-model", None),
+    "keep_near_duplicates": ("--keep-near-duplicates", False),
 }
 
 
