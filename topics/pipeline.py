@@ -24,6 +24,7 @@ from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.distributed import check_per_text, connect, embed_texts_distributed
 from topics.embedding.embed import embed_texts
+from topics.io.languages import warn_languages
 from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
 from topics.clustering.layout import map_coordinates
@@ -195,6 +196,7 @@ def analyze(
         raise ValueError("themes are compared between two years; the corpus has one")
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
+    warn_languages(corpus)
 
     if scheduler is not None and backend is not None:
         check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input
