@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -178,6 +179,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.runs is not None and args.runs < 1:
         raise ValueError(f"--runs must be at least 1, got {args.runs}")
     _check_seed(args.seed, args.refits)
+    _check_not_a_saved_analysis(args.model)
     if args.csv is not None:
         _check_outputs(args.inputs, [("--csv", args.csv)])
         _writable_file("--csv", args.csv)
@@ -373,6 +375,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
     _check_seed(args.seed, args.stability_seeds)
+    _check_not_a_saved_analysis(args.model)
     _check_outputs([*args.inputs, *([args.load_model] if args.load_model else [])],
                    [("-o", args.output), ("--tables", args.tables), ("--save-model", args.save_model)])
     _check_model_flags(args)
@@ -394,8 +397,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     the folders made for the output."""
     from topics.embedding.backends import get_embedder
     from topics.clustering.model import TopicModel
-    from topics.pipeline import analyze, write_tables
-    from topics.report.render import write_report
+    from topics.pipeline import analyze
 
     kept = None  # the folder in the cache that holds this run's analysis, if any
     if args.load_model is not None:
@@ -408,6 +410,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         analysis = load(args.load_model)
     else:
         corpus, caveats, described = _load(args)
+        _check_min_cluster_size(args.min_cluster_size, len(corpus))
         groups = _groups(corpus, args.by, args.groups)
         embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
         cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
@@ -447,11 +450,29 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
 
                 kept = keep_analysis(analysis, key, cache_dir, about=about)
     output = args.output or _default_output(analysis)
+    written: list[Path] = []
+    try:
+        _write_outputs(args, analysis, output, written, caveats=caveats, described=described, about=about, kept=kept)
+    except BaseException:  # an interrupt while writing: nothing partial is left
+        for path in [*written, output.with_name(output.name + ".tmp")]:
+            if path.is_file():
+                path.unlink(missing_ok=True)
+        raise
+    _summary(analysis, written, time.perf_counter() - start)
+    return 0
+
+
+def _write_outputs(args, analysis, output: Path, written: list[Path], *, caveats, described, about, kept) -> None:
+    """The report, the tables and the saved analysis of ``topics report``; ``written``
+    collects each path as it is written."""
+    from topics.pipeline import write_tables
+    from topics.report.render import write_report
+
     try:
         write_report(analysis, output, caveats=caveats, dataset=described)
+        written.append(output)
     except OSError as exc:
         raise ValueError(f"-o {output}: cannot write the report ({exc.strerror or exc}); nothing written") from None
-    written = [output]
     if args.tables:
         try:
             written += list(write_tables(analysis, args.tables).values())
@@ -471,8 +492,6 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
                 path.unlink(missing_ok=True)
             raise ValueError(f"--save-model {args.save_model}: cannot save the analysis ({getattr(exc, 'strerror', None) or exc}); "
                              "nothing written") from None
-    _summary(analysis, written, time.perf_counter() - start)
-    return 0
 
 
 #: What ``topics report`` fits, by flag, with its default: a report from a saved analysis
@@ -537,6 +556,23 @@ def _foreign_files(folder: Path) -> list[str]:
     except (OSError, ValueError, AttributeError):
         return present
     return [name for name in present if name != "manifest.json" and name not in listed]
+
+
+def _check_min_cluster_size(size: int | None, n_docs: int) -> None:
+    """``--min-cluster-size`` that leaves room for two topics among ``n_docs`` papers
+    (:func:`topics.clustering.model.check_min_cluster_size`), checked before the embedding."""
+    from topics.clustering.model import check_min_cluster_size
+
+    try:
+        check_min_cluster_size(size, n_docs)
+    except ValueError as exc:
+        raise ValueError(f"--min-cluster-size {size}: {exc}") from None
+
+
+def _check_not_a_saved_analysis(model: str | None) -> None:
+    """``--model`` (the embedding model) given the folder of a saved analysis."""
+    if model is not None and (Path(model) / "manifest.json").is_file():
+        raise ValueError(f"--model {model}: this is a saved analysis: use --load-model {model}")
 
 
 def _check_seed(seed: int, further: int) -> None:
@@ -662,17 +698,53 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    from topics.io.corpus import CorpusError
-    from topics.embedding.weights import EmbeddingError
-    from topics.naming.keyphrases import ENVIRON, reference as keyphrases
-
+    previous = signal.signal(signal.SIGTERM, _terminate)  # a kill ends like Ctrl-C: outputs taken back, no traceback
     try:
-        if os.environ.get(ENVIRON):  # other keyphrase counts: a bad path fails now, not after embedding
+        if os.environ.get("TOPICS_KEYPHRASES"):  # other keyphrase counts: a bad path fails now, not after embedding
+            from topics.naming.keyphrases import reference as keyphrases
+
             keyphrases()
         return {"evaluate": _evaluate, "assign": _assign, "update": _update}.get(args.command, _report)(args)
-    except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
-        print(f"topics: error: {exc}", file=sys.stderr)
+    except (ValueError, OSError, RuntimeError) as exc:  # CorpusError and StoreError are ValueErrors
+        if isinstance(exc, RuntimeError) and type(exc).__name__ != "EmbeddingError":
+            raise
+        print(f"topics: error: {_one_line(exc, args)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("topics: interrupted; nothing written", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print("topics: terminated; nothing written", file=sys.stderr)
+        return 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that its cleanup runs as for Ctrl-C."""
+
+
+def _terminate(signum, frame) -> None:
+    raise _Terminated()
+
+
+def _one_line(exc: BaseException, args: argparse.Namespace) -> str:
+    """An error as one sentence: an errno error names its flag or file and says what is
+    wrong in words; a parser's multi-line message is joined into one line."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        path = Path(str(exc.filename))
+        flag = next((f for f, p in (("--cache-dir", getattr(args, "cache_dir", None)), ("-o", getattr(args, "output", None)),
+                                    ("--tables", getattr(args, "tables", None))) if p is not None and _within(path, Path(p))), None)
+        named = f"{flag} {path}" if flag else (f"input {path}" if any(_within(path, Path(i)) for i in getattr(args, "inputs", [])) else str(path))
+        return f"{named}: {exc.strerror.lower()}"
+    return " ".join(str(exc).split())
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,7 +29,7 @@ from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
 from topics.clustering.layout import map_coordinates
 from topics.clustering.runs import on_cluster
-from topics.clustering.model import TopicModel
+from topics.clustering.model import TopicModel, check_min_cluster_size
 from topics.stats.stability import seed_stability
 from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
@@ -196,6 +196,8 @@ def analyze(
         raise ValueError("themes are compared between two years; the corpus has one")
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
+    if model is not None:  # an impossible smallest topic fails here, not after the fit
+        check_min_cluster_size(model.min_cluster_size, len(corpus), model.n_landmarks)
     warn_languages(corpus)
 
     if scheduler is not None and backend is not None:

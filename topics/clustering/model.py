@@ -56,6 +56,7 @@ __all__ = [
     "SMALL_CORPUS",
     "TopicModel",
     "check_inputs",
+    "check_min_cluster_size",
     "describe_topics",
     "fit_bertopic",
     "rebuild_bertopic",
@@ -275,6 +276,10 @@ class TopicModel(BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _resolve_params(self, n_docs: int) -> dict:
+        try:
+            check_min_cluster_size(self.min_cluster_size, n_docs, self.n_landmarks)
+        except ValueError as exc:
+            raise ValueError(f"min_cluster_size {self.min_cluster_size}: {exc}") from None
         n_clustered = n_docs if self.n_landmarks is None else min(n_docs, int(self.n_landmarks))
         rule = size_rule(n_clustered)
         params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
@@ -473,6 +478,18 @@ class TopicModel(BaseEstimator):
         renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
         new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int))
         return new
+
+
+def check_min_cluster_size(min_cluster_size: int | None, n_docs: int, n_landmarks: int | None = 20_000) -> None:
+    """A ValueError where ``min_cluster_size`` leaves no room for two topics among the
+    ``n_docs`` papers (or the ``n_landmarks`` clustered): HDBSCAN and Ward's hierarchy
+    would then find none, and every paper would be an outlier."""
+    n_clustered = n_docs if n_landmarks is None else min(n_docs, int(n_landmarks))
+    if min_cluster_size is not None and min_cluster_size > n_clustered // 2:
+        raise ValueError(
+            f"more than half of the {n_clustered} papers clustered, so no two topics can be found; "
+            f"give at most {max(n_clustered // 2, 2)}"
+        )
 
 
 def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> tuple[list[str], np.ndarray]:
