@@ -292,3 +292,13 @@ def test_the_order_of_rows_and_files_changes_no_table_with_minilm(tmp_path):
     a, b = _shuffled_runs(files, tmp_path, embedder="minilm")
     for name in a:
         assert a[name] == b[name], name
+
+
+def test_a_corpus_of_ten_papers_is_warned_about(theme_corpus, caplog):
+    import logging
+
+    small = theme_corpus.groupby("year").head(5)
+    assert len(small) == 10
+    with caplog.at_level(logging.WARNING):
+        analyze(small, embedder="hashing", cache=False, model=TopicModel(n_runs=4, random_state=0))
+    assert any(r.getMessage().startswith("the corpus has only 10 papers") for r in caplog.records)

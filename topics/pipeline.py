@@ -37,9 +37,12 @@ from topics.themes.specs import Theme, as_themes, resolve_examples
 from topics.themes.tracking import ThemeTracking, track
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "spreadsheet_safe", "write_tables"]
+__all__ = ["FEW_PAPERS", "FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "spreadsheet_safe", "write_tables"]
 
 logger = logging.getLogger(__name__)
+
+#: Below this many papers :func:`analyze` warns that its results rest on very few papers.
+FEW_PAPERS = 50
 
 
 @dataclass(frozen=True)
@@ -199,6 +202,12 @@ def analyze(
     if model is not None:  # an impossible smallest topic fails here, not after the fit
         check_min_cluster_size(model.min_cluster_size, len(corpus), model.n_landmarks)
     warn_languages(corpus)
+    if len(corpus) < FEW_PAPERS:
+        logger.warning(
+            "the corpus has only %d papers: its topics hold a few papers each and every comparison rests on very few; "
+            "read the results as indicative (from about %d papers on, topics and comparisons are steadier)",
+            len(corpus), FEW_PAPERS,
+        )
 
     if scheduler is not None and backend is not None:
         check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input
