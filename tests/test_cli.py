@@ -696,3 +696,17 @@ def test_an_interrupt_ends_cleanly(tmp_path, signum, status):
     assert done.returncode == status, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("topics: ")
     assert not out.exists()
+
+
+def test_the_public_api_is_imported_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import topics, topics.pipeline; "
+            "print(topics.io.datasets.iclr_sample.__name__, topics.stats.bursts.__name__, topics.TopicModel.__name__, "
+            "sorted(set(topics.__all__) - set(dir(topics))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["iclr_sample", "topics.stats.bursts", "TopicModel", "[]"], done.stderr
+    done = subprocess.run([sys.executable, "-c", "import sys, topics; print('sklearn' in sys.modules)"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False"

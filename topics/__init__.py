@@ -28,7 +28,6 @@ Importing the package has no side effects and loads no model.
 """
 
 import importlib as _importlib
-import pkgutil as _pkgutil
 from importlib import metadata as _metadata
 
 #: Where each public name lives. The package imports a module when one of its names is
@@ -57,16 +56,12 @@ _HOMES = {
 
 def __getattr__(name: str):
     if name not in _HOMES:  # a subpackage or module: topics.io, topics.stats, topics.cli
-        try:
-            module = _importlib.import_module(f"topics.{name}")
-        except ModuleNotFoundError:
+        try:  # each subpackage imports its modules when they are first used, in turn
+            return _importlib.import_module(f"topics.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"topics.{name}":
+                raise
             raise AttributeError(f"module 'topics' has no attribute {name!r}") from None
-        for info in _pkgutil.iter_modules(getattr(module, "__path__", [])):  # topics.io.datasets works as it did
-            try:
-                _importlib.import_module(f"topics.{name}.{info.name}")
-            except ImportError:  # a module of an optional extra (Dask) that is not installed
-                pass
-        return module
     module = _importlib.import_module(_HOMES[name])
     value = module if _HOMES[name].rsplit(".", 1)[-1] == name or name in ("datasets", "figures") else getattr(module, name)
     globals()[name] = value

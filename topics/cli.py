@@ -515,6 +515,8 @@ def _check_model_flags(args: argparse.Namespace) -> None:
                              "(drop it, or fit again without --load-model)")
         if not args.load_model.is_dir():
             raise ValueError(f"--load-model {args.load_model}: no such folder")
+        if not (args.load_model / "manifest.json").is_file():  # before the imports that reading one needs
+            raise ValueError(f"--load-model {args.load_model}: no manifest.json; not a saved analysis")
     folder = args.save_model
     if folder is not None:
         if folder.exists() and not folder.is_dir():

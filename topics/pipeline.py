@@ -200,7 +200,7 @@ def analyze(
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
     if model is not None:  # an impossible smallest topic fails here, not after the fit
-        check_min_cluster_size(model.min_cluster_size, len(corpus), model.n_landmarks)
+        check_min_cluster_size(getattr(model, "min_cluster_size", None), len(corpus), getattr(model, "n_landmarks", None))
     warn_languages(corpus)
     if len(corpus) < FEW_PAPERS:
         logger.warning(
