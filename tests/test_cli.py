@@ -408,8 +408,8 @@ def test_output_folders_are_made_before_the_work_and_taken_back_if_it_fails(tmp_
         raise KeyboardInterrupt  # killed while embedding
 
     monkeypatch.setattr(topics.pipeline, "embed_texts", embed)
-    with pytest.raises(KeyboardInterrupt):
-        main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "a" / "b" / "r.html"), "--tables", str(tmp_path / "t")])
+    # an interrupt ends with status 130, no traceback
+    assert main(["report", "--backend", "lsa", "-q", "-o", str(tmp_path / "a" / "b" / "r.html"), "--tables", str(tmp_path / "t")]) == 130
     assert made == [True]  # -o's folder and --tables were made (so checked) before the embedding
     assert list(tmp_path.iterdir()) == []  # and the failed run took them back
 
@@ -503,7 +503,7 @@ def test_assign_refuses_a_damaged_folder_in_one_line(saved_run, tmp_path, capsys
         (["--load-model", "{model}", "--seed", "3"], "--seed would need a refit"),
         (["--load-model", "{model}", "--dataset", "full"], "--dataset would need a refit"),
         (["--load-model", "{tmp}/nowhere"], "no such folder"),
-        (["--save-model", "{tmp}/taken"], "holds other files, not a saved analysis"),
+        (["--save-model", "{tmp}/taken"], "holds notes.txt, which no saved analysis wrote"),
     ],
 )
 def test_model_flags_are_checked_before_any_work(saved_run, tmp_path, capsys, args, message):
@@ -585,3 +585,128 @@ def test_new_papers_are_embedded_at_the_precision_of_the_saved_analysis(monkeypa
         about = {"backend": "minilm", "fingerprint": f"{'0' * 24}:{saved}:windows:shapes16x4"}
         monkeypatch.setattr(topics.store, "read_manifest", lambda path, about=about: {"about": about})
         assert _saved_embedder(tmp_path)[1].precision == expected
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["-o", "{input}"], ["-o", "{folder}/r.html"], ["--tables", "{folder}"], ["--tables", "{tmp}"],
+     ["--save-model", "{folder}"], ["-o", "{tmp}/r.html", "--tables", "{tmp}/t", "--save-model", "{tmp}"]],
+)
+def test_no_output_overwrites_or_lies_in_an_input(tmp_path, capsys, flags):
+    from topics.io.datasets import iclr_sample
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    iclr_sample()[["title", "abstract", "year"]].to_csv(folder / "x.csv", index=False)
+    before = (folder / "x.csv").read_bytes()
+    inputs = [str(folder / "x.csv")] if flags[1] != "{folder}/r.html" else [str(folder)]
+    flags = [f.format(input=folder / "x.csv", folder=folder, tmp=tmp_path) for f in flags]
+    assert main(["report", *inputs, "--backend", "hashing", "--no-cache", "-q", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "input" in err and "Traceback" not in err
+    assert (folder / "x.csv").read_bytes() == before and sorted(p.name for p in folder.iterdir()) == ["x.csv"]
+
+
+def test_save_model_over_a_saved_analysis_keeps_the_users_files(saved_run, tmp_path, capsys):
+    import shutil
+
+    from topics.store import StoreError, load, save
+
+    _, out = saved_run
+    model = shutil.copytree(out / "model", tmp_path / "model")
+    (model / "NOTES.txt").write_text("mine")
+    assert main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html"),
+                 "--save-model", str(model)]) == 2
+    assert "NOTES.txt" in capsys.readouterr().err and not (tmp_path / "r.html").exists()
+    with pytest.raises(StoreError, match="NOTES.txt"):  # the library refuses too
+        save(load(out / "model"), model)
+    assert (model / "NOTES.txt").read_text() == "mine"
+
+
+def test_a_theme_that_matches_no_paper_is_reported(tmp_path, capsys):
+    assert main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html"), "--tables",
+                 str(tmp_path / "t"), "--theme", "quantum chromodynamics lattice gauge"]) == 0
+    themes = pd.read_csv(tmp_path / "t" / "themes.csv")
+    assert themes["n_members"].tolist() == [0] and (tmp_path / "r.html").is_file()
+    assert "Quantum chromodynamics lattice gauge went from 0.0 % to 0.0 %" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- errors early and on one line; interrupts
+
+
+def test_a_parser_error_is_one_line(tmp_path, capsys):
+    (tmp_path / "bad.csv").write_text('abstract,year\n"a b c",2024\nx,2024,3,4\n')
+    assert main(["report", str(tmp_path / "bad.csv"), "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.csv" in err and "Expected 2 fields in line 3" in err
+
+
+def test_an_errno_error_names_the_flag_in_words(tmp_path, capsys):
+    (tmp_path / "cache").write_text("a file, not a folder")
+    assert main(["report", "--backend", "hashing", "-q", "-o", str(tmp_path / "r.html"), "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--cache-dir {tmp_path / 'cache'}" in err and "[Errno" not in err
+
+
+def test_an_impossible_min_cluster_size_fails_before_the_embedding(tmp_path, capsys, monkeypatch):
+    import topics.embedding.embed
+
+    monkeypatch.setattr(topics.embedding.embed, "embed_texts", lambda *a, **k: pytest.fail("embedded"))
+    assert main(["report", "--backend", "hashing", "--no-cache", "-q", "-o", str(tmp_path / "r.html"), "--min-cluster-size", "1000"]) == 2
+    assert "--min-cluster-size 1000: more than half of the 90 papers" in capsys.readouterr().err
+
+
+def test_model_given_a_saved_analysis_says_use_load_model(saved_run, tmp_path, capsys):
+    _, out = saved_run
+    assert main(["report", "--model", str(out / "model"), "-q", "-o", str(tmp_path / "r.html")]) == 2
+    assert f"this is a saved analysis: use --load-model {out / 'model'}" in capsys.readouterr().err
+
+
+def test_argument_errors_come_before_the_heavy_imports(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys; from topics.cli import main; rc = main(['report', '--seed', '-1']); "
+            "heavy = [m for m in ('sklearn', 'bertopic', 'torch', 'plotly', 'umap') if m in sys.modules]; "
+            "print(rc, heavy)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "2 []", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("signum, status", [(2, 130), (15, 143)])
+def test_an_interrupt_ends_cleanly(tmp_path, signum, status):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    done = subprocess.Popen(
+        [sys.executable, "-m", "topics.cli", "report", "--dataset", "full", "--backend", "hashing", "--no-cache", "-q",
+         "-o", str(out / "r.html"), "--tables", str(out / "t")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "t").exists() and time.monotonic() < deadline:  # the flags are checked, the work begins
+        time.sleep(0.2)
+    time.sleep(3)
+    done.send_signal(signal.Signals(signum))
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == status, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("topics: ")
+    assert not out.exists()
+
+
+def test_the_public_api_is_imported_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import topics, topics.pipeline; "
+            "print(topics.io.datasets.iclr_sample.__name__, topics.stats.bursts.__name__, topics.TopicModel.__name__, "
+            "sorted(set(topics.__all__) - set(dir(topics))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["iclr_sample", "topics.stats.bursts", "TopicModel", "[]"], done.stderr
+    done = subprocess.run([sys.executable, "-c", "import sys, topics; print('sklearn' in sys.modules)"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False"

@@ -278,3 +278,69 @@ def test_what_is_new_is_written_with_the_tables(planted, tmp_path):
     emerging = pd.read_csv(written["emerging"])
     assert emerging["doc_ids"].iloc[0].split(";") == [str(i) for i in analysis.emerging["doc_ids"].iloc[0]]
     assert pd.read_csv(written["rising"])["phrase"].iloc[0] == "flow matching"
+
+
+def _tables(analysis, directory) -> dict[str, str]:
+    """The CSV tables ``write_tables`` writes, as text; documents.csv in doc_id order (it
+    lists the papers in the caller's row order)."""
+    out = {}
+    for name, path in topics.write_tables(analysis, directory).items():
+        text = path.read_text()
+        if name == "documents":
+            text = pd.read_csv(path).sort_values("doc_id").to_csv(index=False)
+        out[name] = text
+    return out
+
+
+def _shuffled_runs(files, tmp_path, **options):
+    """The same papers read from ``files`` in their order, and in the reverse order with
+    the rows shuffled: the tables of an analysis of each (``n_runs`` set on a new model)."""
+    first = topics.read_corpus(files)
+    second = topics.read_corpus(files[::-1])
+    second = second.iloc[np.random.default_rng(5).permutation(len(second))].reset_index(drop=True)
+    assert not first["doc_id"].equals(second["doc_id"])
+    n_runs = options.pop("n_runs", 40)
+    return [
+        _tables(topics.analyze(c, model=TopicModel(n_runs=n_runs, random_state=0), cache=False, **options), tmp_path / name)
+        for name, c in (("a", first), ("b", second))
+    ]
+
+
+@pytest.fixture(scope="module")
+def full_300(tmp_path_factory):
+    """300 papers of the full ICLR lists, in two files (one per year)."""
+    full = topics.io.datasets.iclr_full()
+    sample = full.iloc[np.sort(np.random.default_rng(0).choice(len(full), 300, replace=False))]
+    folder = tmp_path_factory.mktemp("full_300")
+    files = []
+    for year, part in sample.groupby("year"):
+        files.append(folder / f"{year}.csv")
+        part[["title", "abstract", "year"]].to_csv(files[-1], index=False)
+    return files
+
+
+@pytest.mark.parametrize("backend", ["lsa", "hashing"])
+def test_the_order_of_rows_and_files_changes_no_table(full_300, tmp_path, backend):
+    a, b = _shuffled_runs(full_300, tmp_path, embedder=backend, n_runs=8, themes=["reinforcement learning"])
+    assert a.keys() == b.keys() and "themes" in a
+    for name in a:
+        assert a[name] == b[name], name
+
+
+@pytest.mark.slow
+def test_the_order_of_rows_and_files_changes_no_table_with_minilm(tmp_path):
+    files = sorted(topics.io.datasets.dataset_path("sample").glob("*.txt"))
+    assert len(files) == 5
+    a, b = _shuffled_runs(files, tmp_path, embedder="minilm")
+    for name in a:
+        assert a[name] == b[name], name
+
+
+def test_a_corpus_of_ten_papers_is_warned_about(theme_corpus, caplog):
+    import logging
+
+    small = theme_corpus.groupby("year").head(5)
+    assert len(small) == 10
+    with caplog.at_level(logging.WARNING):
+        analyze(small, embedder="hashing", cache=False, model=TopicModel(n_runs=4, random_state=0))
+    assert any(r.getMessage().startswith("the corpus has only 10 papers") for r in caplog.records)

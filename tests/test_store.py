@@ -223,3 +223,55 @@ def test_analysis_key_follows_every_cell_and_setting():
     assert analysis_key(changed, {"seed": 0}) != key
     assert analysis_key(corpus, {"seed": 1}) != key
     assert analysis_key(corpus[["doc_id", "year", "abstract", "title"]], {"seed": 0}) != key  # a column fewer
+
+
+def _rehash(folder) -> None:
+    """Recompute the manifest's sizes and hashes after an edit, as a careless or hostile
+    editor would: the hashes then no longer tell that anything changed."""
+    import hashlib
+
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for name in manifest["files"]:
+        data = (folder / name).read_bytes()
+        manifest["files"][name] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def _edit_document(folder, change) -> None:
+    document = json.loads((folder / "analysis.json").read_text())
+    change(document)
+    (folder / "analysis.json").write_text(json.dumps(document))
+
+
+def _one_line(match: str):
+    return pytest.raises(StoreError, match=match)
+
+
+def test_an_unknown_key_in_the_document_is_refused_not_set_on_the_model(copy):
+    _edit_document(copy, lambda d: d["model"]["$model"]["state"].update(transform=1))
+    _rehash(copy)
+    with _one_line(r"analysis\.json: model\.transform: Extra inputs are not permitted"):
+        load(copy)
+
+
+def test_embeddings_of_other_papers_are_refused(copy):
+    np.save(copy / "embeddings.npy", np.load(copy / "embeddings.npy")[:10])
+    _rehash(copy)
+    with _one_line(r"embeddings\.npy: model\.embeddings_: shape \(10, 128\), expected 90 rows"):
+        load(copy)
+
+
+def test_a_table_without_its_columns_is_refused(copy):
+    pd.read_parquet(copy / "topics.parquet").drop(columns="label").to_parquet(copy / "topics.parquet")
+    _rehash(copy)
+    with _one_line(r"topics\.parquet: no column 'label'"):
+        load(copy)
+
+
+@pytest.mark.parametrize("value, message", [("abc", "Input should be a valid number"), (1.5, "Input should be less than or equal to 1")])
+def test_a_parameter_of_the_wrong_type_or_range_names_file_and_field(copy, value, message):
+    _edit_document(copy, lambda d: d["model"]["$model"]["params"].update(outlier_share=value))
+    _rehash(copy)
+    with pytest.raises(StoreError, match=rf"analysis\.json: model parameter outlier_share: {message}") as error:
+        load(copy)
+    assert "\n" not in str(error.value)

@@ -27,24 +27,50 @@ import)::
 Importing the package has no side effects and loads no model.
 """
 
+import importlib as _importlib
 from importlib import metadata as _metadata
 
-from topics import figures
-from topics.clustering.model import TopicModel
-from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
-from topics.embedding.backends import Embedder, get_embedder
-from topics.embedding.cache import EmbeddingCache
-from topics.embedding.embed import embed_texts
-from topics.embedding.weights import EmbeddingError
-from topics.io import datasets
-from topics.io.corpus import CorpusError, read_corpus
-from topics.pipeline import Analysis, analyze, write_tables
-from topics.report.render import render_report, write_report
-from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
-from topics.stats.groups import compare_groups
-from topics.stats.trends import compare_years, prevalence
-from topics.store import StoreError, load, save
-from topics.themes.specs import Theme
+#: Where each public name lives. The package imports a module when one of its names is
+#: first used (PEP 562), so that ``import topics`` and the ``topics`` command's argument
+#: checks do not wait seconds for scikit-learn, BERTopic and Plotly.
+_HOMES = {
+    "figures": "topics.figures",
+    "datasets": "topics.io.datasets",
+    "TopicModel": "topics.clustering.model",
+    **dict.fromkeys(["area_table", "document_table", "representative_documents", "term_table", "topic_similarity",
+                     "topic_table"], "topics.clustering.tables"),
+    **dict.fromkeys(["Embedder", "get_embedder"], "topics.embedding.backends"),
+    "EmbeddingCache": "topics.embedding.cache",
+    "embed_texts": "topics.embedding.embed",
+    "EmbeddingError": "topics.embedding.weights",
+    **dict.fromkeys(["CorpusError", "read_corpus"], "topics.io.corpus"),
+    **dict.fromkeys(["Analysis", "analyze", "write_tables"], "topics.pipeline"),
+    **dict.fromkeys(["render_report", "write_report"], "topics.report.render"),
+    **dict.fromkeys(["Comparison", "Groups", "OneGroup", "Trend", "TwoGroups"], "topics.stats.comparison"),
+    "compare_groups": "topics.stats.groups",
+    **dict.fromkeys(["compare_years", "prevalence"], "topics.stats.trends"),
+    **dict.fromkeys(["StoreError", "load", "save"], "topics.store"),
+    "Theme": "topics.themes.specs",
+}
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:  # a subpackage or module: topics.io, topics.stats, topics.cli
+        try:  # each subpackage imports its modules when they are first used, in turn
+            return _importlib.import_module(f"topics.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"topics.{name}":
+                raise
+            raise AttributeError(f"module 'topics' has no attribute {name!r}") from None
+    module = _importlib.import_module(_HOMES[name])
+    value = module if _HOMES[name].rsplit(".", 1)[-1] == name or name in ("datasets", "figures") else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
 
 try:
     __version__ = _metadata.version("topics")

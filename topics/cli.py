@@ -14,6 +14,7 @@ import argparse
 import dataclasses
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -141,6 +142,9 @@ def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: boo
     parser.add_argument("--backend", choices=BACKENDS, default=default, help="embedding backend: " + ", ".join(
         f"{b.name} ({b.description}{', default' if b.name == default else ''})" for b in BACKENDS.values()))
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
+    parser.add_argument("--keep-near-duplicates", action="store_true",
+                        help="keep abstracts that nearly repeat an earlier one (other case or spacing, a few words added); "
+                             "by default each is dropped, with one warning")
     if keeps_analyses:
         parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                             help="cache folder: embeddings, and the last analyses, which a rerun with the same papers, "
@@ -160,7 +164,7 @@ def _load(args: argparse.Namespace):
     if args.inputs and args.dataset:
         raise ValueError("give INPUT files or --dataset, not both")
     if args.inputs:
-        return read_corpus(args.inputs), (), ", ".join(str(p) for p in args.inputs)
+        return read_corpus(args.inputs, keep_near_duplicates=args.keep_near_duplicates), (), ", ".join(str(p) for p in args.inputs)
     name = args.dataset or "sample"
     described = (
         "bundled ICLR sample: five paper-list files, 90 abstracts" if name == "sample"
@@ -183,7 +187,9 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.runs is not None and args.runs < 1:
         raise ValueError(f"--runs must be at least 1, got {args.runs}")
     _check_seed(args.seed, args.refits)
+    _check_not_a_saved_analysis(args.model)
     if args.csv is not None:
+        _check_outputs(args.inputs, [("--csv", args.csv)])
         _writable_file("--csv", args.csv)
     corpus, _, described = _load(args)
     if args.labels_column is not None and args.labels_column not in corpus:
@@ -214,6 +220,7 @@ def _evaluate(args: argparse.Namespace) -> int:
 def _assign(args: argparse.Namespace) -> int:
     """``topics assign``: the papers of INPUT placed in the topics of a saved analysis, no refit."""
     start = time.perf_counter()
+    _check_outputs([*args.inputs, args.model_dir], [("--tables", args.tables)])
     created = _writable_folder("--tables", args.tables) if args.tables is not None else []
     try:
         return _run_assign(args, start)
@@ -307,6 +314,7 @@ def _update(args: argparse.Namespace) -> int:
     save_to = args.save_model
     if save_to is not None and save_to.resolve() == args.model_dir.resolve():
         raise ValueError(f"--save-model {save_to}: the folder being updated; save the update in another folder")
+    _check_outputs([*args.inputs, args.model_dir], [("-o", args.output), ("--tables", args.tables), ("--save-model", save_to)])
     _check_model_flags(argparse.Namespace(load_model=None, save_model=save_to))
     created = _writable_file("-o", args.output) if args.output is not None else []
     try:
@@ -373,6 +381,9 @@ def _report(args: argparse.Namespace) -> int:
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
     _check_seed(args.seed, args.stability_seeds)
+    _check_not_a_saved_analysis(args.model)
+    _check_outputs([*args.inputs, *([args.load_model] if args.load_model else [])],
+                   [("-o", args.output), ("--tables", args.tables), ("--save-model", args.save_model)])
     _check_model_flags(args)
     themes = _themes(args)
     created = _writable_file("-o", args.output) if args.output is not None else []
@@ -392,8 +403,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     the folders made for the output."""
     from topics.embedding.backends import get_embedder
     from topics.clustering.model import TopicModel
-    from topics.pipeline import analyze, write_tables
-    from topics.report.render import write_report
+    from topics.pipeline import analyze
 
     kept = None  # the folder in the cache that holds this run's analysis, if any
     if args.load_model is not None:
@@ -406,6 +416,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         analysis = load(args.load_model)
     else:
         corpus, caveats, described = _load(args)
+        _check_min_cluster_size(args.min_cluster_size, len(corpus))
         groups = _groups(corpus, args.by, args.groups)
         embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
         cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
@@ -445,11 +456,29 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
 
                 kept = keep_analysis(analysis, key, cache_dir, about=about)
     output = args.output or _default_output(analysis)
+    written: list[Path] = []
+    try:
+        _write_outputs(args, analysis, output, written, caveats=caveats, described=described, about=about, kept=kept)
+    except BaseException:  # an interrupt while writing: nothing partial is left
+        for path in [*written, output.with_name(output.name + ".tmp")]:
+            if path.is_file():
+                path.unlink(missing_ok=True)
+        raise
+    _summary(analysis, written, time.perf_counter() - start)
+    return 0
+
+
+def _write_outputs(args, analysis, output: Path, written: list[Path], *, caveats, described, about, kept) -> None:
+    """The report, the tables and the saved analysis of ``topics report``; ``written``
+    collects each path as it is written."""
+    from topics.pipeline import write_tables
+    from topics.report.render import write_report
+
     try:
         write_report(analysis, output, caveats=caveats, dataset=described)
+        written.append(output)
     except OSError as exc:
         raise ValueError(f"-o {output}: cannot write the report ({exc.strerror or exc}); nothing written") from None
-    written = [output]
     if args.tables:
         try:
             written += list(write_tables(analysis, args.tables).values())
@@ -469,8 +498,6 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
                 path.unlink(missing_ok=True)
             raise ValueError(f"--save-model {args.save_model}: cannot save the analysis ({getattr(exc, 'strerror', None) or exc}); "
                              "nothing written") from None
-    _summary(analysis, written, time.perf_counter() - start)
-    return 0
 
 
 #: What ``topics report`` fits, by flag, with its default: a report from a saved analysis
@@ -481,6 +508,7 @@ _FIT_FLAGS = {
     "reduce_outliers": ("--reduce-outliers", False), "stability_seeds": ("--stability-seeds", 0), "theme": ("--theme", []),
     "themes": ("--themes", None), "min_cluster_size": ("--min-cluster-size", None), "backend": ("--backend", "minilm"),
     "model": ("--model", None), "dask_scheduler": ("--dask-scheduler", None), "save_model": ("--save-model", None),
+    "keep_near_duplicates": ("--keep-near-duplicates", False),
 }
 
 
@@ -493,12 +521,66 @@ def _check_model_flags(args: argparse.Namespace) -> None:
                              "(drop it, or fit again without --load-model)")
         if not args.load_model.is_dir():
             raise ValueError(f"--load-model {args.load_model}: no such folder")
+        if not (args.load_model / "manifest.json").is_file():  # before the imports that reading one needs
+            raise ValueError(f"--load-model {args.load_model}: no manifest.json; not a saved analysis")
     folder = args.save_model
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise ValueError(f"--save-model {folder}: is a file; give a folder")
-        if folder.is_dir() and any(folder.iterdir()) and not (folder / "manifest.json").is_file():
-            raise ValueError(f"--save-model {folder}: holds other files, not a saved analysis; give a new or empty folder")
+        foreign = _foreign_files(folder)
+        if foreign:
+            raise ValueError(f"--save-model {folder}: holds {foreign[0]}"
+                             f"{f' and {len(foreign) - 1} more' if len(foreign) > 1 else ''}, which no saved analysis "
+                             "wrote; saving would delete it, give a new or empty folder")
+
+
+def _check_outputs(inputs, outputs: list[tuple[str, Path | None]]) -> None:
+    """No output path is an input, holds one, or lies in an input folder (where a later run
+    would read it as input); else a ValueError naming the flag, before any work."""
+    given = [Path(p).resolve() for p in inputs]
+    for flag, path in outputs:
+        if path is None:
+            continue
+        out = Path(path).resolve()
+        for source, resolved in zip(inputs, given):
+            if out == resolved or resolved.is_relative_to(out):
+                raise ValueError(f"{flag} {path}: is or holds the input {source}; writing there would overwrite it, "
+                                 "give another path")
+            if resolved.is_dir() and out.is_relative_to(resolved):
+                raise ValueError(f"{flag} {path}: lies in the input folder {source}; a later run would read it as input, "
+                                 "give a path outside it")
+
+
+def _foreign_files(folder: Path) -> list[str]:
+    """The files in ``folder`` that a saved analysis there does not list (every file, where
+    it holds no manifest): what ``--save-model`` would otherwise delete."""
+    import json
+
+    if not folder.is_dir():
+        return []
+    present = sorted(p.name for p in folder.iterdir())
+    try:
+        listed = set(json.loads((folder / "manifest.json").read_text(encoding="utf-8")).get("files", {}))
+    except (OSError, ValueError, AttributeError):
+        return present
+    return [name for name in present if name != "manifest.json" and name not in listed]
+
+
+def _check_min_cluster_size(size: int | None, n_docs: int) -> None:
+    """``--min-cluster-size`` that leaves room for two topics among ``n_docs`` papers
+    (:func:`topics.clustering.model.check_min_cluster_size`), checked before the embedding."""
+    from topics.clustering.model import check_min_cluster_size
+
+    try:
+        check_min_cluster_size(size, n_docs)
+    except ValueError as exc:
+        raise ValueError(f"--min-cluster-size {size}: {exc}") from None
+
+
+def _check_not_a_saved_analysis(model: str | None) -> None:
+    """``--model`` (the embedding model) given the folder of a saved analysis."""
+    if model is not None and (Path(model) / "manifest.json").is_file():
+        raise ValueError(f"--model {model}: this is a saved analysis: use --load-model {model}")
 
 
 def _check_seed(seed: int, further: int) -> None:
@@ -624,17 +706,53 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed", "pylatexenc"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    from topics.io.corpus import CorpusError
-    from topics.embedding.weights import EmbeddingError
-    from topics.naming.keyphrases import ENVIRON, reference as keyphrases
-
+    previous = signal.signal(signal.SIGTERM, _terminate)  # a kill ends like Ctrl-C: outputs taken back, no traceback
     try:
-        if os.environ.get(ENVIRON):  # other keyphrase counts: a bad path fails now, not after embedding
+        if os.environ.get("TOPICS_KEYPHRASES"):  # other keyphrase counts: a bad path fails now, not after embedding
+            from topics.naming.keyphrases import reference as keyphrases
+
             keyphrases()
         return {"evaluate": _evaluate, "assign": _assign, "update": _update}.get(args.command, _report)(args)
-    except (CorpusError, EmbeddingError, ValueError, OSError) as exc:
-        print(f"topics: error: {exc}", file=sys.stderr)
+    except (ValueError, OSError, RuntimeError) as exc:  # CorpusError and StoreError are ValueErrors
+        if isinstance(exc, RuntimeError) and type(exc).__name__ != "EmbeddingError":
+            raise
+        print(f"topics: error: {_one_line(exc, args)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("topics: interrupted; nothing written", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print("topics: terminated; nothing written", file=sys.stderr)
+        return 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that its cleanup runs as for Ctrl-C."""
+
+
+def _terminate(signum, frame) -> None:
+    raise _Terminated()
+
+
+def _one_line(exc: BaseException, args: argparse.Namespace) -> str:
+    """An error as one sentence: an errno error names its flag or file and says what is
+    wrong in words; a parser's multi-line message is joined into one line."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        path = Path(str(exc.filename))
+        flag = next((f for f, p in (("--cache-dir", getattr(args, "cache_dir", None)), ("-o", getattr(args, "output", None)),
+                                    ("--tables", getattr(args, "tables", None))) if p is not None and _within(path, Path(p))), None)
+        named = f"{flag} {path}" if flag else (f"input {path}" if any(_within(path, Path(i)) for i in getattr(args, "inputs", [])) else str(path))
+        return f"{named}: {exc.strerror.lower()}"
+    return " ".join(str(exc).split())
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

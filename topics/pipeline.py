@@ -24,12 +24,13 @@ from topics.embedding.backends import Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.distributed import check_per_text, connect, embed_texts_distributed
 from topics.embedding.embed import embed_texts
+from topics.io.languages import warn_languages
 from topics.stats.comparison import Comparison
 from topics.stats.groups import check_group_sizes, compare_groups, describe_group, resolve_groups
 from topics.clustering.emerging import emerging_subtopics
 from topics.clustering.layout import map_coordinates
 from topics.clustering.runs import on_cluster
-from topics.clustering.model import TopicModel
+from topics.clustering.model import TopicModel, check_min_cluster_size
 from topics.stats.stability import seed_stability
 from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
@@ -38,9 +39,12 @@ from topics.themes.tracking import ThemeTracking, track
 from topics.stats.rising import paper_phrases, rising_phrases
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "new_in_last_year", "spreadsheet_safe", "write_tables"]
+__all__ = ["FEW_PAPERS", "FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "new_in_last_year", "spreadsheet_safe", "write_tables"]
 
 logger = logging.getLogger(__name__)
+
+#: Below this many papers :func:`analyze` warns that its results rest on very few papers.
+FEW_PAPERS = 50
 
 
 @dataclass(frozen=True)
@@ -254,6 +258,15 @@ def analyze(
         raise ValueError("themes are compared between two years; the corpus has one")
     for theme in themes:  # an unknown example id fails here, not after the embedding
         resolve_examples(theme, corpus)
+    if model is not None:  # an impossible smallest topic fails here, not after the fit
+        check_min_cluster_size(getattr(model, "min_cluster_size", None), len(corpus), getattr(model, "n_landmarks", None))
+    warn_languages(corpus)
+    if len(corpus) < FEW_PAPERS:
+        logger.warning(
+            "the corpus has only %d papers: its topics hold a few papers each and every comparison rests on very few; "
+            "read the results as indicative (from about %d papers on, topics and comparisons are steadier)",
+            len(corpus), FEW_PAPERS,
+        )
 
     if scheduler is not None and backend is not None:
         check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input

@@ -40,9 +40,11 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from topics.clustering.model import TopicModel
 from topics.pipeline import Analysis
@@ -51,7 +53,8 @@ from topics.themes.specs import Theme
 from topics.themes.tracking import ThemeTracking
 
 __all__ = [
-    "FORMAT", "FORMAT_VERSION", "KEPT_ANALYSES", "MANIFEST", "PICKLE_SUFFIXES", "StoreError", "analysis_key", "copy_saved",
+    "FORMAT", "FORMAT_VERSION", "KEPT_ANALYSES", "MANIFEST", "PICKLE_SUFFIXES", "TABLE_COLUMNS", "SavedParams", "SavedState",
+    "StoreError", "analysis_key", "copy_saved",
     "corpus_hash", "keep_analysis", "kept_path", "load", "read_manifest", "reused_analysis", "save", "saved_analysis",
 ]
 
@@ -285,6 +288,15 @@ def _into_place(path: str | os.PathLike[str], fill) -> Path:
         raise StoreError(f"{path}: is a file; give a folder to save the analysis in")
     if path.is_dir() and any(path.iterdir()) and not (path / MANIFEST).is_file():
         raise StoreError(f"{path}: a folder that holds other files, not a saved analysis; give a new or empty folder")
+    if path.is_dir() and (path / MANIFEST).is_file():  # replace only what a save wrote
+        try:
+            listed = set(json.loads((path / MANIFEST).read_text(encoding="utf-8")).get("files", {})) | {MANIFEST}
+        except (OSError, ValueError, AttributeError):
+            listed = {MANIFEST}
+        foreign = sorted(p.name for p in path.iterdir() if p.name not in listed)
+        if foreign:
+            raise StoreError(f"{path}: holds {foreign[0]}, which the saved analysis there does not list; replacing the "
+                             "folder would delete it, give a new or empty folder")
     path.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
     try:
@@ -301,6 +313,145 @@ def _into_place(path: str | os.PathLike[str], fill) -> Path:
         shutil.rmtree(work, ignore_errors=True)
         raise
     return path
+
+
+# --------------------------------------------------------------------------- the schema
+
+
+Share = Annotated[float, Field(ge=0, le=1)]
+Count = Annotated[int, Field(ge=1)]
+
+
+class SavedParams(BaseModel):
+    """What a saved :class:`topics.TopicModel`'s parameters may hold: its ``get_params()``,
+    each of its type and range (JSON has no other numbers than these)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    n_neighbors: Count | None
+    min_cluster_size: Annotated[int, Field(ge=2)] | None
+    min_samples: Count | None
+    n_components: Count
+    n_runs: Count
+    n_epochs: Count
+    resolution: Annotated[float, Field(gt=0)]
+    outlier_share: Share
+    reduce_outliers: bool
+    n_areas: Count | None
+    top_n_terms: Count
+    n_landmarks: Count | None
+    n_jobs: int | None
+    method: Literal["auto", "consensus", "ward"]
+    random_state: Annotated[int, Field(ge=0)] | None
+
+
+class SavedState(BaseModel):
+    """What a saved :class:`topics.TopicModel` learned: its attributes, no other, each of
+    its type, with arrays whose shapes agree (one row per paper) and values in range."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    labels_: np.ndarray
+    confidence_: np.ndarray
+    runs_: np.ndarray
+    reduced_embeddings_: np.ndarray
+    embeddings_: np.ndarray
+    fitted_documents_: np.ndarray
+    neighbors_: tuple[np.ndarray, np.ndarray]
+    landmarks_: np.ndarray | None
+    seeds_: list[int]
+    texts_: list[str]
+    fit_texts_: list[str]
+    core_outlier_share_: Share
+    outlier_share_: Share
+    params_: dict[str, Any]
+    acronyms_: dict[str, str]
+    topic_names_: dict[int, str]
+    topic_name_coverage_: dict[int, float]
+    topic_mixed_: dict[int, bool]
+    topic_terms_: dict[int, list[tuple[str, float]]]
+    topic_embeddings_: dict[int, np.ndarray]
+    topic_areas_: dict[int, int]
+    area_names_: dict[int, str]
+    area_name_coverage_: dict[int, float]
+    area_mixed_: dict[int, bool]
+
+    @model_validator(mode="after")
+    def _shapes_agree(self) -> SavedState:
+        n = len(self.labels_)
+        for name, value, ndim in (("labels_", self.labels_, 1), ("confidence_", self.confidence_, 1),
+                                  ("reduced_embeddings_", self.reduced_embeddings_, 2), ("embeddings_", self.embeddings_, 2),
+                                  ("neighbors_", self.neighbors_[0], 2), ("neighbors_", self.neighbors_[1], 2)):
+            if value.ndim != ndim or len(value) != n:
+                raise ValueError(f"{name}: shape {value.shape}, expected {n} rows ({ndim}-D), one per paper")
+        if self.runs_.ndim != 2 or self.runs_.shape[1] != n:
+            raise ValueError(f"runs_: shape {self.runs_.shape}, expected one column per paper ({n})")
+        if len(self.texts_) != n:
+            raise ValueError(f"texts_: {len(self.texts_)} texts, expected {n}, one per paper")
+        if len(self.fit_texts_) != len(self.fitted_documents_):
+            raise ValueError(f"fit_texts_: {len(self.fit_texts_)} texts for {len(self.fitted_documents_)} fitted documents")
+        for name, value in (("fitted_documents_", self.fitted_documents_), ("neighbors_", self.neighbors_[0])):
+            if value.dtype.kind not in "iu" or (value.size and not (0 <= value.min() and value.max() < n)):
+                raise ValueError(f"{name}: positions must be whole numbers from 0 to {n - 1}")
+        if not np.all((self.confidence_ >= 0) & (self.confidence_ <= 1)):
+            raise ValueError("confidence_: values must be from 0 to 1")
+        unnamed = sorted(set(self.labels_.tolist()) - set(self.topic_names_))
+        if unnamed:
+            raise ValueError(f"labels_: topic {unnamed[0]} has no name in topic_names_")
+        return self
+
+
+#: Columns every saved table of that name holds, by the kind of its dtype
+#: (``numpy.dtype.kind``: "i" whole numbers, "f" floats, "b" booleans, "O"/"T" text).
+TABLE_COLUMNS = {
+    "corpus": {"doc_id": "OT", "year": "iu", "abstract": "OT", "position": "iu"},
+    "documents": {"doc_id": "OT", "year": "iu", "topic": "iu", "topic_label": "OT", "confidence": "f", "area": "iu"},
+    "topics": {"topic": "iu", "label": "OT", "n_docs": "iu", "share": "f", "area": "iu"},
+    "areas": {"area": "iu", "n_docs": "iu"},
+}
+
+
+def _file_of(reference, default: str = DOCUMENT) -> str:
+    """The file a JSON reference names (an array, table or texts), else ``default``."""
+    if isinstance(reference, dict):
+        for key in ("$npy", "$parquet", "$texts"):
+            if isinstance(reference.get(key), str):
+                return reference[key]
+        for part in reference.get("$tuple", []):
+            return _file_of(part, default)
+    return default
+
+
+def _schema_error(path: Path, error: ValidationError, references: Mapping, prefix: str) -> StoreError:
+    """One line from a pydantic error: the file, the field, what is wrong."""
+    first = error.errors()[0]
+    field = ".".join(str(p) for p in first["loc"])
+    message = first["msg"]
+    if not first["loc"]:  # a model validator: "field: problem"
+        field, _, message = message.removeprefix("Value error, ").partition(": ")
+    file = _file_of(references.get(field.split(".")[0]))
+    return StoreError(f"{path}: {file}: {prefix}{field}: {message}; the folder was edited, save the analysis again")
+
+
+def _check_tables(path: Path, analysis: Analysis, document: Mapping) -> None:
+    """Every table of :data:`TABLE_COLUMNS` holds its columns, of their kinds, and the
+    arrays and tables of one row per paper agree in length with the corpus."""
+    n = len(analysis.corpus)
+    for name, columns in TABLE_COLUMNS.items():
+        table = getattr(analysis, name)
+        if name == "areas" and table.empty:
+            continue
+        file = _file_of(document.get(name))
+        for column, kinds in columns.items():
+            if column not in table.columns:
+                raise StoreError(f"{path}: {file}: no column {column!r}; the folder was edited, save the analysis again")
+            text = kinds == "OT" and pd.api.types.is_string_dtype(table[column])
+            if table[column].dtype.kind not in kinds and not text:
+                raise StoreError(f"{path}: {file}: column {column!r} holds {table[column].dtype}, not the type saved; "
+                                 "the folder was edited, save the analysis again")
+    for name, rows in (("documents", len(analysis.documents)), ("embeddings", len(analysis.embeddings)),
+                       ("coords", len(analysis.coords)), ("model", len(analysis.model.labels_))):
+        if rows != n:
+            raise StoreError(f"{path}: {_file_of(document.get(name))}: {name} has {rows} rows for {n} papers; "
+                             "the folder was edited, save the analysis again")
 
 
 # --------------------------------------------------------------------------- reading
@@ -426,9 +577,16 @@ class _Reader:
         return tuple(key) if isinstance(key, list) else key
 
     def _model(self, value: dict) -> TopicModel:
-        model = TopicModel(**self.decode(value["params"]))
-        for name, state in value["state"].items():
-            setattr(model, name, self.decode(state))
+        params, state = self.decode(value["params"]), {k: self.decode(v) for k, v in value["state"].items()}
+        for schema, values, references, prefix in ((SavedParams, params, {}, "model parameter "),
+                                                    (SavedState, state, value["state"], "model.")):
+            try:
+                schema.model_validate(values)
+            except ValidationError as exc:
+                raise _schema_error(self.folder, exc, references, prefix) from None
+        model = TopicModel(**params)
+        for name, learned in state.items():
+            setattr(model, name, learned)
         model.bertopic_ = None  # not saved: merging topics needs a refit
         return model
 
@@ -478,6 +636,7 @@ def load(path: str | os.PathLike[str]) -> Analysis:
         raise
     except Exception as exc:  # a file that passed its checksum but does not read: written by other code
         raise StoreError(f"{path}: cannot read the saved analysis ({type(exc).__name__}: {exc}); save it again") from None
+    _check_tables(path, analysis, document)
     if corpus_hash(analysis.corpus) != manifest.get("corpus", {}).get("sha256"):
         raise StoreError(f"{path}: the corpus does not match the hash in {MANIFEST}; save the analysis again")
     return analysis

@@ -83,7 +83,7 @@ def test_theme_shares_one_trace_per_theme_and_one_theme_sits_on_its_years():
         "share": [0.1, 0.1, 0.3, 0.2, 0.5, 0.3], "ci_low": [0.0] * 6, "ci_high": [0.6] * 6,
     })
     d = figures.theme_shares(prev).to_dict()
-    assert [t["name"] for t in d["data"]] == ["a", "b", "&quot;c&quot; &amp; d"]
+    assert [t["name"] for t in d["data"]] == ["a", "b", "&#34;c&#34; &amp; d"]
     assert [values(t["y"]) for t in d["data"]] == [pytest.approx([10.0, 10.0]), pytest.approx([30.0, 20.0]), pytest.approx([50.0, 30.0])]
     # three themes spread over a quarter of a year, the middle one on the year itself
     assert [values(t["x"])[0] for t in d["data"]] == pytest.approx([2023.875, 2024.0, 2024.125])

@@ -57,8 +57,11 @@ def test_no_topic_or_area_is_drawn_in_grey():
 
 
 def test_esc_escapes_markup_and_quotes():
-    assert esc('<script>alert("x")</script>') == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"
-    assert esc("Lee & Liu's") == "Lee &amp; Liu&#x27;s"
+    # quotes as numeric references: Plotly's labels decode those and only mu, amp, lt, gt,
+    # nbsp, times, plusmn and deg by name, so "&quot;" would show as written
+    assert esc('<script>alert("x")</script>') == "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"
+    assert esc("Lee & Liu's") == "Lee &amp; Liu&#39;s"
+    assert "&quot;" not in esc('the "best" group')
     assert esc(2024) == "2024" and esc("plain text") == "plain text"
 
 

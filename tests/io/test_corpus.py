@@ -229,3 +229,14 @@ def test_a_very_long_abstract_is_warned_about(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="topics.io.corpus"):
         read_corpus(write(tmp_path / "short.csv", f"abstract,year\n{A1},2024\n"))
     assert not [r for r in caplog.records if "characters" in r.message]
+
+
+def test_a_file_given_twice_gives_one_warning(tmp_path, caplog):
+    from topics.io.datasets import iclr_sample
+
+    iclr_sample()[["abstract", "year"]].to_csv(tmp_path / "a.csv", index=False)
+    with caplog.at_level(logging.WARNING):
+        corpus = read_corpus([tmp_path / "a.csv", tmp_path / "a.csv"])
+    assert len(corpus) == 90
+    warnings = [r.getMessage() for r in caplog.records if "duplicate" in r.getMessage()]
+    assert warnings == ["90 duplicate abstracts dropped: e.g. a.csv #1 repeats a.csv #1"]

@@ -21,3 +21,14 @@ def test_unknown_dataset():
     with pytest.raises(ValueError, match="unknown dataset"):
         datasets.load_dataset("nope")
     assert any("non-random" in c for c in datasets.dataset_caveats("full"))
+
+
+def test_the_full_lists_load_without_a_warning(caplog):
+    import logging
+
+    from topics.io.datasets import iclr_full
+
+    with caplog.at_level(logging.WARNING):
+        corpus = iclr_full()
+    assert len(corpus) == 4364
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]

@@ -244,3 +244,11 @@ def test_bad_example_fails_before_the_embedding(sample_corpus):
 
     with pytest.raises(ValueError, match="example 'nope'"):
         topics.analyze(sample_corpus, embedder=Refuses(), cache=False, themes=[Theme("x", examples=("nope",))])
+
+
+def test_a_theme_that_matches_no_paper_lists_no_topic(marked):
+    corpus, embeddings = marked
+    tracking = track(corpus, embeddings, ["quantum chromodynamics lattice gauge"])
+    assert tracking.members.empty
+    table = theme_topics(tracking, corpus.assign(topic=0, topic_label="a"))
+    assert table.empty and table.columns.tolist() == ["theme", "topic", "topic_label", "n_docs", "share"]

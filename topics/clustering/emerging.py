@@ -8,7 +8,7 @@ each topic for them, as a scan over the topic's own hierarchy:
 1. **The topic's hierarchy.** Ward's agglomerative hierarchy of the topic's unit-length
    embeddings (Ward 1963, as for small corpora in :mod:`topics.clustering.hierarchy`);
    every branch of it with at least ``min_size`` papers and at most ``max_share`` of the
-   topic is a candidate sub-topic. Deterministic: the same papers give the same tree.
+   topic is a candidate sub-topic. Deterministic: the same papers, in any row order, give the same tree
 2. **A test per branch.** Is the latest year over-represented in the branch, given the
    topic's own mix of years? One-sided Fisher's exact test (the hypergeometric tail of
    the branch's latest-year papers, drawn from its topic), so a topic that grows as a
@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from topics.clustering.order import canonical_order
 from topics.naming.coverage import name_parts
 from topics.naming.labels import class_terms, topic_names
 from topics.naming.terms import PhraseAnalyzer
@@ -175,9 +176,11 @@ def emerging_subtopics(
     """
     years = np.asarray(years)
     latest = int(years.max()) if latest is None else int(latest)
-    keep = years <= latest
-    rows = np.flatnonzero(keep)
-    x, labels_, years_ = np.asarray(embeddings)[keep], np.asarray(labels)[keep], years[keep]
+    rows = np.flatnonzero(years <= latest)
+    # in canonical order (:func:`topics.clustering.order.canonical_order`): the same papers
+    # in another row order give the same hierarchy, ties and table
+    rows = rows[canonical_order(np.asarray(embeddings)[rows], [texts[i] for i in rows])]
+    x, labels_, years_ = np.asarray(embeddings)[rows], np.asarray(labels)[rows], years[rows]
     is_latest = years_ == latest
     n_latest, n_before = int(is_latest.sum()), int((~is_latest).sum())
     if n_latest == 0 or n_before == 0:

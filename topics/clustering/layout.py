@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from topics.clustering.kernels import cache_umap_kernels
+from topics.clustering.order import canonical_order
 from topics.clustering.neighbors import landmark_rows, nearest_neighbors, resolve_seed, spread
 
 __all__ = ["map_coordinates"]
@@ -73,7 +74,9 @@ def map_coordinates(
         Positions of the papers to lay out with UMAP (a fitted ``TopicModel.landmarks_``);
         ``neighbors`` must then be a :func:`topics.clustering.neighbors.landmark_graph`. Every other
         paper is placed at the similarity-weighted mean of its nearest landmarks
-        (:func:`topics.clustering.neighbors.spread`). Default: lay out every paper.
+        (:func:`topics.clustering.neighbors.spread`). Default: lay out every paper. UMAP
+        reads them in :func:`topics.clustering.order.canonical_order`, so that the map
+        does not depend on the order of the rows.
 
     Returns
     -------
@@ -84,7 +87,9 @@ def map_coordinates(
 
     embeddings = np.asarray(embeddings, dtype=np.float32)
     n = embeddings.shape[0]
+    # laid out in a canonical order (topics.clustering.order), so the map does not depend on the row order
     fitted = np.arange(n) if landmarks is None else np.asarray(landmarks)
+    fitted = fitted[canonical_order(embeddings[fitted])]
     k = int(min(n_neighbors, len(fitted) - 1))
     if neighbors is not None and (neighbors[0].shape[0] != n or neighbors[0].shape[1] < k):
         raise ValueError(f"neighbors must have {n} rows and at least {k} columns, got shape {neighbors[0].shape}")
@@ -110,10 +115,9 @@ def map_coordinates(
     )
     with no_search_index_warning():
         coords = reducer.fit_transform(embeddings[fitted]).astype(np.float32)
-    if landmarks is None:
-        return coords
     out = np.zeros((n, 2), dtype=np.float32)
     out[fitted] = coords
     rest = np.setdiff1d(np.arange(n), fitted)
-    out[rest] = spread(out, neighbors[0], neighbors[1], rest)
+    if len(rest):
+        out[rest] = spread(out, neighbors[0], neighbors[1], rest)
     return out

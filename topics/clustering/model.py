@@ -45,6 +45,7 @@ from topics.clustering.consensus import ConsensusClusterer, extend_labels, membe
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
 from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, topic_names
+from topics.clustering.order import canonical_order, graph_to_rows, to_rows
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
 from topics.embedding.embed import check_same_embedder
 from topics.text import clean_for_terms
@@ -57,6 +58,7 @@ __all__ = [
     "SMALL_CORPUS",
     "TopicModel",
     "check_inputs",
+    "check_min_cluster_size",
     "describe_topics",
     "fit_bertopic",
     "rebuild_bertopic",
@@ -288,6 +290,10 @@ class TopicModel(BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _resolve_params(self, n_docs: int) -> dict:
+        try:
+            check_min_cluster_size(self.min_cluster_size, n_docs, self.n_landmarks)
+        except ValueError as exc:
+            raise ValueError(f"min_cluster_size {self.min_cluster_size}: {exc}") from None
         n_clustered = n_docs if self.n_landmarks is None else min(n_docs, int(self.n_landmarks))
         rule = size_rule(n_clustered)
         params = {k: (getattr(self, k) if getattr(self, k) is not None else v) for k, v in rule.items()}
@@ -311,6 +317,14 @@ class TopicModel(BaseEstimator):
         texts, embeddings = check_inputs(corpus, embeddings)
         if not 0 <= self.outlier_share <= 1:
             raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
+        # fitted on a canonical order, so the same papers in any order give the same topics
+        order = canonical_order(embeddings, texts)
+        self._fit_ordered([texts[i] for i in order], embeddings[order])
+        self._restore_order(order, texts, embeddings)
+        return self
+
+    def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
+        """The fit itself, on the rows in the order given (``fit`` gives them in canonical order)."""
         params = self._resolve_params(len(texts))
         landmarks, graph = landmark_step(
             embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
@@ -375,7 +389,25 @@ class TopicModel(BaseEstimator):
                 n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
             )
         self._set_topics(topics, areas)
-        return self
+
+    def _restore_order(self, order: np.ndarray, texts: list[str], embeddings: np.ndarray) -> None:
+        """Every learned per-document array of a fit on ``x[order]`` back in the caller's row
+        order: ``fitted_documents_`` ascending, with ``fit_texts_`` and BERTopic's topics of
+        its documents in the same order."""
+        self.labels_ = to_rows(self.labels_, order)
+        self.confidence_ = to_rows(self.confidence_, order)
+        self.runs_ = to_rows(self.runs_, order, axis=1)
+        self.reduced_embeddings_ = to_rows(self.reduced_embeddings_, order)
+        self.neighbors_ = graph_to_rows(self.neighbors_, order)
+        fitted = order[self.fitted_documents_]
+        ascending = np.argsort(fitted)
+        self.fitted_documents_ = fitted[ascending]
+        self.fit_texts_ = [self.fit_texts_[i] for i in ascending]
+        self.bertopic_.topics_ = [self.bertopic_.topics_[i] for i in ascending]
+        if self.landmarks_ is not None:
+            self.landmarks_ = self.fitted_documents_
+        self.texts_ = texts
+        self.embeddings_ = embeddings
 
     def _set_topics(self, topics: np.ndarray, areas: Mapping[int, int] | None = None) -> None:
         """Labels, confidence, names, terms, centroids and areas from the topic of each document
@@ -551,6 +583,18 @@ class TopicModel(BaseEstimator):
         return {t: (_named(index, named[t], fit_labels == t), ranked.get(t, [])[: self.top_n_terms]) for t in ids}
 
 
+def check_min_cluster_size(min_cluster_size: int | None, n_docs: int, n_landmarks: int | None = 20_000) -> None:
+    """A ValueError where ``min_cluster_size`` leaves no room for two topics among the
+    ``n_docs`` papers (or the ``n_landmarks`` clustered): HDBSCAN and Ward's hierarchy
+    would then find none, and every paper would be an outlier."""
+    n_clustered = n_docs if n_landmarks is None else min(n_docs, int(n_landmarks))
+    if min_cluster_size is not None and min_cluster_size > n_clustered // 2:
+        raise ValueError(
+            f"more than half of the {n_clustered} papers clustered, so no two topics can be found; "
+            f"give at most {max(n_clustered // 2, 2)}"
+        )
+
+
 def check_inputs(corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The documents' texts and the embeddings as float32, after checking that they fit
     together (one row per document, at least :data:`MIN_DOCUMENTS`, all finite)."""
@@ -616,15 +660,21 @@ def rebuild_bertopic(model: TopicModel):
     """The BERTopic object of a fitted model that has none (loaded from a saved analysis,
     :mod:`topics.store`): c-TF-IDF refitted on the fitted documents with their topics as
     given (:class:`~topics.clustering.hierarchy.FixedClusterer`). Raises ValueError where
-    BERTopic would number the topics otherwise than the model does."""
-    fitted = model.fitted_documents_
-    labels = np.asarray(model.labels_)[fitted]
+    BERTopic would number the topics otherwise than the model does. Fitted, like the
+    model, in canonical order (:func:`topics.clustering.order.canonical_order`), where
+    BERTopic breaks ties between topics of one size."""
+    fitted = np.asarray(model.fitted_documents_)
+    embeddings = np.asarray(model.embeddings_)[fitted]
+    order = canonical_order(embeddings, [model.texts_[i] for i in fitted])
+    labels = np.asarray(model.labels_)[fitted][order]
     bertopic, topics, _ = fit_bertopic(
-        model.fit_texts_, np.asarray(model.embeddings_)[fitted], FixedClusterer(labels, min_cluster_size=model.params_["min_cluster_size"]),
+        [model.fit_texts_[i] for i in order], embeddings[order],
+        FixedClusterer(labels, min_cluster_size=model.params_["min_cluster_size"]),
         acronyms=model.acronyms_, top_n_words=max(model.top_n_terms, 30),
     )
     if not np.array_equal(topics, labels):
         raise ValueError("BERTopic numbers this loaded model's topics differently; refit it to merge topics")
+    bertopic.topics_ = to_rows(bertopic.topics_, order).tolist()  # in the order of fit_texts_
     return bertopic
 
 

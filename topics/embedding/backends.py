@@ -54,6 +54,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.text import text_hash
 from topics.vectors import unit_rows
 
 __all__ = [
@@ -376,7 +377,8 @@ class LSAEmbedder:
     """TF-IDF followed by truncated SVD: a weightless, corpus-fitted backend.
 
     The vectors depend on the whole corpus they are fitted on, so they are never
-    cached. Rows are L2-normalised like the MiniLM embeddings.
+    cached; not on its order (the SVD is fitted on the texts sorted by content). Rows are
+    L2-normalised like the MiniLM embeddings.
     """
 
     def __init__(self, *, n_components: int = 100, random_state: int = 0):
@@ -394,11 +396,18 @@ class LSAEmbedder:
 
         if len(texts) < 3:
             raise ValueError(f"the LSA backend needs at least 3 texts, got {len(texts)}")
-        tfidf = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=1, ngram_range=(1, 2)).fit_transform(texts)
+        # fitted on the texts sorted by a hash of their content: the SVD's start vector and its
+        # floating-point sums would otherwise make the vectors depend on the order of the texts
+        texts = [str(t) for t in texts]
+        order = np.array(sorted(range(len(texts)), key=lambda i: (text_hash(texts[i]), texts[i])), dtype=np.int64)
+        tfidf = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=1, ngram_range=(1, 2)).fit_transform(
+            [texts[i] for i in order]
+        )
         k = max(2, min(self.n_components, tfidf.shape[0] - 1, tfidf.shape[1] - 1))
         svd = TruncatedSVD(n_components=k, random_state=self.random_state, algorithm="arpack" if k < 50 else "randomized")
-        vectors = normalize(svd.fit_transform(tfidf))
-        return vectors.astype(np.float32)
+        vectors = np.empty((len(texts), k), dtype=np.float32)
+        vectors[order] = normalize(svd.fit_transform(tfidf))
+        return vectors
 
 
 class HashingEmbedder:

@@ -47,8 +47,9 @@ LAYOUT = dict(template="plotly_white", font=dict(family="system-ui, -apple-syste
 
 
 def esc(value: object) -> str:
-    """``value`` as text, HTML-escaped (quotes too)."""
-    return html.escape(str(value), quote=True)
+    """``value`` as text, HTML-escaped (quotes too, as numeric references: Plotly decodes
+    ``&#34;`` in a label, but shows ``&quot;`` as it is written)."""
+    return html.escape(str(value), quote=False).replace('"', "&#34;").replace("'", "&#39;")
 
 
 def topic_colors(topics) -> dict[int, str]:

@@ -43,6 +43,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from topics.io.duplicates import drop_near_duplicates
 from topics.text import normalize_whitespace, text_hash
 
 __all__ = [
@@ -97,7 +98,9 @@ class CorpusError(ValueError):
     """
 
 
-def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool = True) -> pd.DataFrame:
+def read_corpus(
+    paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool = True, keep_near_duplicates: bool = False
+) -> pd.DataFrame:
     """Read one or more files or folders into one validated corpus frame.
 
     Parameters
@@ -107,7 +110,12 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
         they hold directly, in name order.
     deduplicate
         Keep only the first occurrence of an abstract that occurs more than once (after
-        whitespace normalisation); each dropped copy is logged as a warning.
+        whitespace normalisation); one warning says how many were dropped, with an example.
+    keep_near_duplicates
+        Keep the abstracts that nearly repeat an earlier one (another case, other
+        spacing, a few words added); by default they are dropped, with one warning
+        (:func:`topics.io.duplicates.drop_near_duplicates`). Without ``deduplicate``,
+        nothing is dropped.
 
     Returns
     -------
@@ -139,6 +147,8 @@ def read_corpus(paths: PathLikeStr | Iterable[PathLikeStr], *, deduplicate: bool
     _warn_long_abstracts(corpus)
     if deduplicate:
         corpus = _drop_duplicates(corpus, corpus["abstract"])  # every reader normalised the whitespace already
+        if not keep_near_duplicates:
+            corpus = drop_near_duplicates(corpus)
     dup_ids = corpus["doc_id"][corpus["doc_id"].duplicated()]
     if len(dup_ids):
         raise CorpusError(
@@ -162,20 +172,19 @@ def _warn_long_abstracts(corpus: pd.DataFrame) -> None:
 
 
 def drop_duplicate_abstracts(corpus: pd.DataFrame) -> pd.DataFrame:
-    """Drop repeated abstracts (after whitespace normalisation), logging each one."""
+    """Drop repeated abstracts (after whitespace normalisation), with one warning."""
     return _drop_duplicates(corpus, corpus["abstract"].map(normalize_whitespace))
 
 
 def _drop_duplicates(corpus: pd.DataFrame, key: pd.Series) -> pd.DataFrame:
     dup = key.duplicated(keep="first")
-    if dup.any():
-        first = dict(zip(key[~dup], zip(corpus["source"][~dup], corpus["position"][~dup])))
-        for i in corpus.index[dup]:
-            src, pos = first[key[i]]
-            logger.warning(
-                "duplicate abstract dropped: %s #%d repeats %s #%d",
-                corpus.at[i, "source"], corpus.at[i, "position"], src, pos,
-            )
+    if dup.any():  # one warning, not one per copy
+        i = corpus.index[dup][0]
+        j = corpus.index[~dup & (key == key[i])][0]
+        logger.warning(
+            "%d duplicate abstract%s dropped: e.g. %s #%d repeats %s #%d", int(dup.sum()), "s" if dup.sum() > 1 else "",
+            corpus.at[i, "source"], corpus.at[i, "position"], corpus.at[j, "source"], corpus.at[j, "position"],
+        )
     return corpus.loc[~dup].reset_index(drop=True)
 
 

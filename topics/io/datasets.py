@@ -58,8 +58,9 @@ def dataset_caveats(name: str) -> tuple[str, ...]:
 
 
 def load_dataset(name: str) -> pd.DataFrame:
-    """Load a bundled dataset by name as a corpus frame (see :mod:`topics.io.corpus`)."""
-    return read_corpus(dataset_path(name))
+    """Load a bundled dataset by name as a corpus frame (see :mod:`topics.io.corpus`); its
+    data files, not the README.md that describes them."""
+    return read_corpus(sorted(p for p in dataset_path(name).iterdir() if p.is_file() and p.name != "README.md"))
 
 
 def iclr_sample() -> pd.DataFrame:

@@ -176,6 +176,9 @@ def track(
     if embeddings.ndim != 2 or len(embeddings) != len(corpus):
         raise ValueError(f"embeddings must have one row per paper: {len(corpus)} papers, shape {embeddings.shape}")
     year_a, year_b = pick_years(corpus, *(years if years is not None else (None, None)))
+    # read in doc_id order: the theme's mean vector and its ties then do not depend on the row order
+    order = np.argsort(corpus["doc_id"].astype(str).to_numpy(), kind="stable")
+    corpus, embeddings = corpus.iloc[order], embeddings[order]
     if embedder is not None:
         from topics.embedding.backends import get_embedder
 
@@ -299,9 +302,13 @@ def theme_topics(tracking: ThemeTracking, documents: pd.DataFrame, *, n: int = 5
     ``documents`` is :func:`topics.document_table` output (``doc_id``, ``topic``,
     ``topic_label``). Returns ``theme``, ``topic``, ``topic_label``, ``n_docs``,
     ``share`` (of the theme's members, 0-1), the ``n`` largest per theme; outliers
-    (topic -1) are listed like any topic.
+    (topic -1) are listed like any topic. A theme without members has no row; none of
+    them with members gives an empty table.
     """
     members = tracking.members.merge(documents[["doc_id", "topic", "topic_label"]], on="doc_id", how="left")
+    if members.empty:  # no theme matched a paper: no topic to list
+        return pd.DataFrame({"theme": pd.Series(dtype=object), "topic": pd.Series(dtype=int),
+                             "topic_label": pd.Series(dtype=object), "n_docs": pd.Series(dtype=int), "share": pd.Series(dtype=float)})
     counts = members.groupby(["theme", "topic", "topic_label"], sort=False).size().rename("n_docs").reset_index()
     counts["share"] = counts["n_docs"] / counts["theme"].map(members.groupby("theme").size())
     counts = counts.sort_values(["theme", "n_docs", "topic"], ascending=[True, False, True])
