@@ -8,7 +8,8 @@ each topic for them, as a scan over the topic's own hierarchy:
 1. **The topic's hierarchy.** Ward's agglomerative hierarchy of the topic's unit-length
    embeddings (Ward 1963, as for small corpora in :mod:`topics.clustering.hierarchy`);
    every branch of it with at least ``min_size`` papers and at most ``max_share`` of the
-   topic is a candidate sub-topic. Deterministic: the same papers, in any row order, give the same tree
+   topic is a candidate sub-topic. Deterministic: the same papers, in any row order,
+   give the same tree.
 2. **A test per branch.** Is the latest year over-represented in the branch, given the
    topic's own mix of years? One-sided Fisher's exact test (the hypergeometric tail of
    the branch's latest-year papers, drawn from its topic), so a topic that grows as a
