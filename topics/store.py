@@ -373,6 +373,7 @@ class SavedState(BaseModel):
     area_names_: dict[int, str]
     area_name_coverage_: dict[int, float]
     area_mixed_: dict[int, bool]
+    embedding_fingerprint_: str | None = None
 
     @model_validator(mode="after")
     def _shapes_agree(self) -> SavedState:

@@ -321,6 +321,7 @@ class TopicModel(BaseEstimator):
         order = canonical_order(embeddings, texts)
         self._fit_ordered([texts[i] for i in order], embeddings[order])
         self._restore_order(order, texts, embeddings)
+        self.embedding_fingerprint_ = fingerprint
         return self
 
     def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
@@ -380,7 +381,6 @@ class TopicModel(BaseEstimator):
         self.texts_ = texts
         self.fit_texts_ = fit_texts
         self.embeddings_ = embeddings
-        self.embedding_fingerprint_ = fingerprint
         areas = None
         if params["method"] == "ward":  # areas from the same hierarchy as the topics
             n_topics = len(set(topics[fitted].tolist()) - {-1})
