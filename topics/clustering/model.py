@@ -43,8 +43,8 @@ from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents
 from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
-from topics.naming.coverage import PhraseIndex, coverage, name_parts
-from topics.naming.labels import Name, name_groups
+from topics.naming.coverage import PhraseIndex, coverage
+from topics.naming.fields import name_fields
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, resolve_seed
 from topics.text import clean_for_terms
 
@@ -197,14 +197,18 @@ class TopicModel(BaseEstimator):
     topic_mixed_ : dict[int, bool]
         Whether a topic's name joins two themes ("A / B"): no one phrase holds for half
         its papers.
+    topic_transferred_ : dict[int, bool]
+        Whether a topic's name is what related papers call their field, an author keyword
+        that fewer than a quarter of its own papers write (:mod:`topics.naming.fields`).
     topic_terms_ : dict[int, list[tuple[str, float]]]
         Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
     topic_embeddings_ : dict[int, ndarray]
         Unit-length mean embedding per topic.
     topic_areas_ : dict[int, int]
         Area per topic (-1 for the outliers).
-    area_names_, area_name_coverage_, area_mixed_ : dict[int, ...]
-        A name per area, the share of its papers that use it, and whether it is mixed.
+    area_names_, area_name_coverage_, area_mixed_, area_transferred_ : dict[int, ...]
+        A name per area, the share of its papers that use it, whether it is mixed, and
+        whether it is transferred.
     reduced_embeddings_ : ndarray, shape (n_docs, n_components)
         The first run's UMAP coordinates.
     acronyms_ : dict[str, str]
@@ -427,6 +431,7 @@ class TopicModel(BaseEstimator):
             **self.topic_name_coverage_, **{t: coverage(index, n, fit_topics == t) for t, n in names.items()}
         }
         new.topic_mixed_ = {**self.topic_mixed_, **dict.fromkeys(names, False)}
+        new.topic_transferred_ = {**getattr(self, "topic_transferred_", {}), **dict.fromkeys(names, False)}
         return new
 
     def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
@@ -532,8 +537,8 @@ def describe_topics(
 ) -> dict:
     """What :class:`TopicModel` learns from the topic of each document, by attribute name:
     ``labels_``, ``outlier_share_``, ``confidence_``, ``topic_names_``,
-    ``topic_name_coverage_``, ``topic_mixed_``, ``topic_terms_``, ``topic_embeddings_``,
-    ``topic_areas_``, ``area_names_``, ``area_name_coverage_`` and ``area_mixed_``.
+    ``topic_name_coverage_``, ``topic_mixed_``, ``topic_transferred_``, ``topic_terms_``, ``topic_embeddings_``,
+    ``topic_areas_``, ``area_names_``, ``area_name_coverage_``, ``area_mixed_`` and ``area_transferred_``.
 
     ``representations`` are BERTopic's c-TF-IDF terms per topic. Names and their coverage
     are counted over the ``fitted`` documents, whose texts are ``fit_texts`` (the
@@ -555,29 +560,20 @@ def describe_topics(
         areas = topic_areas(centroids, sizes, n_areas=n_areas)
     else:
         areas = {**({-1: -1} if -1 in sizes else {}), **{int(t): int(a) for t, a in areas.items()}}
-    topic_names_, area_names_ = name_groups(ranked, fit_topics, areas, fit_texts, analyzer=analyzer, index=index)
-    fit_areas = np.array([areas.get(int(t), -1) for t in fit_topics])
-    names = {t: _named(index, n, fit_topics == t) for t, n in topic_names_.items()}
-    area = {a: _named(index, n, fit_areas == a) for a, n in area_names_.items()}
+    names, area = name_fields(ranked, fit_topics, areas, fit_texts, analyzer=analyzer, index=index)
     return {
         "labels_": topics,
         "outlier_share_": float(np.mean(topics == -1)),
         "confidence_": membership_confidence(topics, runs),
-        "topic_names_": topic_names_,
+        "topic_names_": {t: n.name for t, n in names.items()},
         "topic_name_coverage_": {t: n.coverage for t, n in names.items()},
         "topic_mixed_": {t: n.mixed for t, n in names.items()},
+        "topic_transferred_": {t: n.transferred for t, n in names.items()},
         "topic_terms_": {t: terms[:top_n_terms] for t, terms in ranked.items()},
         "topic_embeddings_": centroids,
         "topic_areas_": areas,
         "area_names_": {a: n.name for a, n in area.items()},
         "area_name_coverage_": {a: n.coverage for a, n in area.items()},
         "area_mixed_": {a: n.mixed for a, n in area.items()},
+        "area_transferred_": {a: n.transferred for a, n in area.items()},
     }
-
-
-def _named(index: PhraseIndex, name: str, members: np.ndarray) -> Name:
-    """A name with the share of ``members`` that use it; a two-word fallback ("graph,
-    molecules") names no one theme and is flagged mixed."""
-    if not members.any() or name.startswith("outliers"):
-        return Name(name, float("nan"))
-    return Name(name, coverage(index, name, members), mixed=len(name_parts(name)) > 1)
