@@ -35,7 +35,7 @@ def show(tag, t, a_, moved_t=set(), moved_a=set()):
     print(f"{tag:40s} topics top8 {st['in_top8_keywords']:.0%} top5 {st['in_top_keywords']:.0%} agr {st['keyword_agreement_median']:.2f} comp {st['compound']} vague {st['vague']} T {st['transferred']} ok {st['written_or_marked']:.0%} | areas top8 {sa['in_top8_keywords']:.0%} agr {sa['keyword_agreement_median']:.2f} comp {sa['compound']} vague {sa['vague']} T {sa['transferred']} ok {sa['written_or_marked']:.0%}")
     return st, sa
 out = {'before': show('before', words[0], words[1])}
-for beta, tr, keep in [(1,0.2,False),(1,0.15,False),(1,0.1,False),(1,float('inf'),False),(2,0.2,False),(1,0.2,True)]:
+for beta, tr, keep in [(1,0.2,True),(1,0.2,False),(1,float('inf'),True)]:
     t, a_ = name_fields(terms, labels, m.topic_areas_, texts, analyzer=an, index=idx, transfer=tr, keep_held=keep, beta=beta, words=words)
     st, sa = show(f'beta {beta} transfer {tr} keep {keep}', {g:n.name for g,n in t.items()}, {g:n.name for g,n in a_.items()}, {g for g,n in t.items() if n.transferred}, {g for g,n in a_.items() if n.transferred})
     out[f'beta {beta}, transfer {tr}, keep held {keep}'] = (st, sa)

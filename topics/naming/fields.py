@@ -53,9 +53,9 @@ KEYWORD_BETA = 1.0
 #: expected to choose it (:func:`expected_keywords`).
 MIN_EXPECTED = 0.05
 
-#: A single-word keyword names a group only where at least this share of the papers that
-#: write it chose it as a keyword (:mod:`topics.naming.keyphrases`): "fairness" (0.23),
-#: not "classification" (0.04).
+#: A keyword names a group only where at least this share of the papers that write it
+#: chose it as a keyword (:mod:`topics.naming.keyphrases`): "fairness" (0.23), not
+#: "classification" (0.04), "neural network" (0.07) or "machine learning" (0.09).
 MIN_WORD_KEYPHRASENESS = 0.1
 
 #: A keyword that fewer than :data:`topics.naming.labels.FLOOR` of a group's papers write
@@ -201,12 +201,10 @@ def field_names(
 def _nameable(keyword: str, word_bar: float | None = None) -> bool:
     """Whether an author keyword can name a group: not vague by the counts, not a broad
     word, not two joined ("knowledge representation and reasoning": IJCAI's track names),
-    and, a single word, one that at least :data:`MIN_WORD_KEYPHRASENESS` of the papers
-    writing it choose ("fairness", not "classification")."""
+    and one that at least :data:`MIN_WORD_KEYPHRASENESS` of the papers writing it choose
+    ("fairness", not "classification"; "computer vision", not "neural network")."""
     if " and " in f" {keyword} " or is_vague(keyword) or is_broad(keyword):
         return False
-    if " " in keyword:
-        return True
     chosen = keyphraseness()(keyword)
     return chosen is None or chosen >= (MIN_WORD_KEYPHRASENESS if word_bar is None else word_bar)
 
@@ -214,13 +212,15 @@ def _nameable(keyword: str, word_bar: float | None = None) -> bool:
 def name_fields(
     terms, labels: Sequence[int], topic_areas_: dict[int, int], texts: Sequence[str], *,
     analyzer: PhraseAnalyzer | None = None, index: PhraseIndex | None = None, profiles: KeywordProfiles | None = None,
-    transfer: float = TRANSFER, keep_held: bool = False, beta: float = KEYWORD_BETA, words: tuple[dict, dict] | None = None,
+    transfer: float = TRANSFER, keep_held: bool = True, beta: float = KEYWORD_BETA, words: tuple[dict, dict] | None = None,
 ) -> tuple[dict[int, Name], dict[int, Name]]:
     """Topic and area names: what authors call the group's field (:func:`field_names`),
     else the name the group's own words give it (:func:`topics.naming.labels.name_groups`).
 
     Areas are named first; a topic may not take its area's keyword unless it holds most
-    of the area's papers; ``transfer`` is :func:`field_names`'. Returns ``(topic_names, area_names)``, each a
+    of the area's papers. With ``keep_held`` a group keeps a phrase of its own words that
+    half its papers write ("long-tailed recognition", where no author keyword is as
+    specific); ``transfer`` is :func:`field_names`'. Returns ``(topic_names, area_names)``, each a
     :class:`topics.naming.labels.Name` with its coverage, ``mixed`` and ``transferred``.
     """
     analyzer = analyzer or PhraseAnalyzer()
