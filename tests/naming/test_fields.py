@@ -89,3 +89,23 @@ def test_a_keyword_is_written_as_the_texts_write_it_more_often():
     texts = ["Graph neural networks (GNNs) are popular.", "We train graph neural networks and one graph neural network."]
     assert written_form("graph neural network", texts) == "graph neural networks"
     assert written_form("computer vision", texts) == "computer vision"  # written nowhere: as the authors' keyword
+
+
+def test_a_group_keeps_its_own_phrase_that_half_its_papers_write():
+    """On the bundled files, the long-tailed topic was renamed "representation learning"
+    by a keyword its papers are expected to choose; a phrase half of them write stays."""
+    from topics.naming.fields import name_fields
+
+    texts = [
+        "Long-tailed recognition with representation learning of tail classes.",
+        "Long-tailed recognition by logit adjustment and representation learning.",
+        "Representation learning for balanced tail classes.",
+    ] + BANDITS
+    labels = np.array([0] * 3 + [1] * 4)
+    p = profiles({"representation learning": {"representation learning": 4.0}, "multi-armed bandit": {"regret": 3.0}})
+    words = ({0: "long-tailed recognition", 1: "regret"}, {0: "long-tailed recognition", 1: "regret"})
+    areas = {0: 0, 1: 1}
+    kept, _ = name_fields({}, labels, areas, texts, profiles=p, words=words)
+    assert kept[0].name == "long-tailed recognition" and kept[1].name == "multi-armed bandits"
+    renamed, _ = name_fields({}, labels, areas, texts, profiles=p, words=words, keep_held=False)
+    assert renamed[0].name == "representation learning"
