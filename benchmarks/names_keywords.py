@@ -69,6 +69,7 @@ from topics.naming.keyphrases import ENVIRON
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
+WORK = HERE / ".work"  # git-ignored: the fits, kept so that naming variants reuse one clustering
 BIGCORPUS = ROOT.parent / "shared" / "data" / "bigcorpus.parquet"
 
 
@@ -113,9 +114,12 @@ def name_keys(name: str, acronyms) -> list[str]:
     return [phrase_key(expand_acronyms(p, acronyms) if acronyms else p) for p in name_parts(name)]
 
 
-def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], acronyms, index) -> dict:
-    """Keyword agreement, top-keyword matches, containment and coverage of ``names``."""
-    from topics.naming.coverage import coverage
+def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], acronyms, index, transferred=frozenset()) -> dict:
+    """Keyword agreement, top-keyword matches, containment and coverage of ``names``;
+    ``transferred`` are the groups whose names are marked as what related papers call
+    them."""
+    from topics.naming.coverage import coverage, name_parts
+    from topics.naming.labels import FLOOR, is_broad, is_vague
 
     rows = []
     for t, name in sorted(names.items()):
@@ -126,15 +130,19 @@ def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], 
         parts = name_keys(name, acronyms)
         agree = [any(matches(p, k) for p in parts for k in keywords[i]) for i in with_kw]
         contained = [any(matches(p, k, strict=False) for p in parts for k in keywords[i]) for i in with_kw]
-        top = [k for k, _ in Counter(k for i in with_kw for k in set(keywords[i])).most_common(5)]
+        ranked = [k for k, _ in Counter(k for i in with_kw for k in set(keywords[i])).most_common(8)]
+        top = ranked[:5]
         rows.append({
             "topic": int(t), "name": name, "papers": int(len(members)), "with_keywords": len(with_kw),
             "keyword_agreement": float(np.mean(agree)) if agree else float("nan"),
             "keyword_contained": float(np.mean(contained)) if contained else float("nan"),
             "in_top_keywords": bool(any(matches(p, k) for p in parts for k in top)),
-            "top_keywords": top,
+            "in_top8_keywords": bool(any(matches(p, k) for p in parts for k in ranked)),
+            "top_keywords": ranked,
             "coverage": coverage(index, name, labels == t),
             "compound": len(parts) > 1,
+            "vague": bool(any(is_vague(p) or (" " not in p and is_broad(p)) for p in name_parts(name))),
+            "transferred": t in transferred,
         })
     frame = pd.DataFrame(rows)
     return {
@@ -142,6 +150,10 @@ def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], 
         "keyword_agreement_median": float(frame.keyword_agreement.median()),
         "keyword_agreement_mean": float(frame.keyword_agreement.mean()),
         "in_top_keywords": float(frame.in_top_keywords.mean()),
+        "in_top8_keywords": float(frame.in_top8_keywords.mean()),
+        "vague": int(frame.vague.sum()),
+        "transferred": int(frame.transferred.sum()),
+        "written_or_marked": float(((frame.coverage >= FLOOR) | frame.transferred).mean()),
         "keyword_contained_median": float(frame.keyword_contained.median()),
         "coverage_median": float(frame.coverage.median()),
         "coverage_min": float(frame.coverage.min()),
@@ -182,28 +194,69 @@ def first_terms(bertopic, texts, labels, representation=None, vectorizer=None) -
     return {int(t): (terms[0][0] if terms and terms[0][0] else f"topic {t}") for t, terms in model.get_topics().items()}
 
 
-def run(venue: str, year: int, backend: str, seed: int) -> dict:
+def held_out(venue: str, year: int, kind: str) -> Path:
+    """Keyphrase counts or keyword profiles (``kind``) built without ``venue`` ``year``,
+    kept in :data:`WORK` (both take minutes to build)."""
+    from keyword_profiles import profiles  # benchmarks/keyword_profiles.py
+
+    path = WORK / f"{kind}-{venue}:{year}.tsv.gz"
+    if not path.exists():
+        WORK.mkdir(exist_ok=True)
+        (keyphrase_counts if kind == "keyphrases" else profiles)([(venue, year)]).write(path)
+    return path
+
+
+def package_names(model, terms, *, transfer: float | None = None, fields: bool = True, keep_held: bool = False) -> tuple[dict, dict, dict]:
+    """The package's topic and area names for a fitted ``model`` from its c-TF-IDF
+    ``terms``: by coverage alone (``fields=False``: the rule before issue 37), or with the
+    authors' keywords (:func:`topics.naming.fields.name_fields`, ``transfer`` its bar for a
+    keyword the group does not write). Returns topic names, area names, and which groups'
+    names are transferred."""
+    from topics.naming.coverage import PhraseIndex
+    from topics.naming.fields import TRANSFER, name_fields
+    from topics.naming.labels import name_groups
+    from topics.naming.terms import PhraseAnalyzer
+
+    texts, labels = model.fit_texts_, np.asarray(model.labels_)
+    analyzer = PhraseAnalyzer(acronyms=model.acronyms_, remember=True)
+    index = PhraseIndex(texts, model.acronyms_)
+    if not fields:
+        t, a = name_groups(terms, labels, model.topic_areas_, texts, analyzer=analyzer, index=index)
+        return t, a, {}
+    t, a = name_fields(terms, labels, model.topic_areas_, texts, analyzer=analyzer, index=index,
+                       transfer=TRANSFER if transfer is None else transfer, keep_held=keep_held)
+    moved = {("topic", g) for g, n in t.items() if n.transferred} | {("area", g) for g, n in a.items() if n.transferred}
+    return {g: n.name for g, n in t.items()}, {g: n.name for g, n in a.items()}, moved
+
+
+def run(venue: str, year: int, backend: str, seed: int, runs: int | None = None) -> dict:
     import topics
     from bertopic.representation import KeyBERTInspired, MaximalMarginalRelevance
     from sklearn.feature_extraction.text import CountVectorizer
 
     from topics.clustering.model import rebuild_bertopic
     from topics.naming.coverage import PhraseIndex
+    from topics.naming.fields import ENVIRON as PROFILES
+    from topics.store import save, saved_analysis
 
     frame = pd.read_parquet(BIGCORPUS)
     frame = frame[(frame.venue == venue) & (frame.year == year)].reset_index(drop=True)
+    # names are judged by keyphraseness and keyword profiles built without this venue-year
+    os.environ[ENVIRON] = str(held_out(venue, year, "keyphrases"))
+    os.environ[PROFILES] = str(held_out(venue, year, "profiles"))
     with tempfile.TemporaryDirectory() as folder:  # read as `topics report` reads a table
         path = Path(folder) / f"{venue.lower()}{year}.parquet"
         frame.to_parquet(path)
         corpus = topics.read_corpus(path)
-        # names are judged by keyphraseness counted without this venue-year's keywords
-        held_out = Path(folder) / "keyphrases.tsv.gz"
-        keyphrase_counts([(venue, year)]).write(held_out)
-        os.environ[ENVIRON] = str(held_out)
         start = time.perf_counter()
-        analysis = topics.analyze(corpus, embedder=backend, random_state=seed, show_progress=True)
+        runs_tag = f"-{runs}runs" if runs else ""
+        kept = WORK / f"fit-{venue.lower()}-{year}-{backend}-{seed}{runs_tag}"  # one fit serves every naming variant
+        analysis = saved_analysis(kept, corpus, backend=backend, random_state=seed)
+        if analysis is None:
+            model = topics.TopicModel(n_runs=runs, random_state=seed) if runs else None
+            analysis = topics.analyze(corpus, embedder=backend, model=model, random_state=seed, show_progress=True)
+            save(analysis, kept, about={"backend": backend})
         fit_s = time.perf_counter() - start
-    del os.environ[ENVIRON]
     model = analysis.model
     if model.landmarks_ is not None:
         raise SystemExit("this check needs every paper fitted (no landmarks): use a corpus under the landmark threshold")
@@ -213,22 +266,41 @@ def run(venue: str, year: int, backend: str, seed: int) -> dict:
     texts = model.fit_texts_
     index = PhraseIndex(texts, acronyms)
     bertopic = model.bertopic_ or rebuild_bertopic(model)
+    terms = {int(t): [(w, float(x)) for w, x in ts if w] for t, ts in bertopic.get_topics().items()}
     bertopic.embedding_model = _Backend(topics.get_embedder(backend))
+    before = package_names(model, terms, fields=False)
+    written = package_names(model, terms, transfer=float("inf"))
+    after = package_names(model, terms)
+    held = package_names(model, terms, keep_held=True)
+    del os.environ[ENVIRON], os.environ[PROFILES]
     methods = {
-        "topics": {int(t): n for t, n in model.topic_names_.items()},
-        "c-TF-IDF": {int(t): (terms[0][0] if terms else f"topic {t}") for t, terms in model.topic_terms_.items()},
+        "topics, before (coverage rule)": before[0],
+        "topics, keywords written by the group": written[0],
+        "topics, keywords written or transferred": after[0],
+        "topics, keywords where no own phrase holds for half": held[0],
+        "c-TF-IDF": {int(t): (ts[0][0] if ts else f"topic {t}") for t, ts in model.topic_terms_.items()},
         "c-TF-IDF, BERTopic's vectorizer": first_terms(bertopic, texts, labels, vectorizer=CountVectorizer(stop_words="english")),
         "KeyBERTInspired": first_terms(bertopic, texts, labels, representation=KeyBERTInspired()),
         "MMR": first_terms(bertopic, texts, labels, representation=MaximalMarginalRelevance(diversity=0.3)),
     }
-    scores = {name: score(names, labels, keywords, acronyms, index) for name, names in methods.items()}
+    moved = {
+        "topics, keywords written or transferred": {g for k, g in after[2] if k == "topic"},
+        "topics, keywords where no own phrase holds for half": {g for k, g in held[2] if k == "topic"},
+    }
+    scores = {name: score(names, labels, keywords, acronyms, index, moved.get(name, set())) for name, names in methods.items()}
     areas = np.array([model.topic_areas_.get(int(t), -1) for t in labels])
-    area_scores = score({int(a): n for a, n in model.area_names_.items()}, areas, keywords, acronyms, index)
+    area_methods = {
+        "areas, before (coverage rule)": (before[1], set()),
+        "areas, keywords written by the group": (written[1], set()),
+        "areas, keywords written or transferred": (after[1], {g for k, g in after[2] if k == "area"}),
+        "areas, keywords where no own phrase holds for half": (held[1], {g for k, g in held[2] if k == "area"}),
+    }
+    area_scores = {name: score(names, areas, keywords, acronyms, index, m) for name, (names, m) in area_methods.items()}
     import bertopic as bertopic_module
 
     return {
         "venue": venue, "year": year, "papers": len(corpus), "with_keywords": int(sum(bool(k) for k in keywords)),
-        "backend": backend, "seed": seed, "fit_s": round(fit_s, 1),
+        "backend": backend, "seed": seed, "runs": runs or model.params_.get("n_runs"), "fit_s": round(fit_s, 1),
         "commit": commit(), "bertopic": bertopic_module.__version__,
         "outliers": float(np.mean(labels == -1)),
         "methods": scores,
@@ -237,24 +309,19 @@ def run(venue: str, year: int, backend: str, seed: int) -> dict:
 
 
 def table(result: dict) -> str:
+    first = next(iter(result["methods"].values()))
     head = (
         f"{result['venue']} {result['year']} ({result['papers']:,} papers, {result['with_keywords']:,} with author keywords), "
-        f"{result['backend']}, seed {result['seed']}, commit {result['commit']}: "
-        f"{next(iter(result['methods'].values()))['topics']} topics\n\n"
-        "| names | keyword agreement (median) | in top-5 keywords | keyword contains the name (median) | coverage median / lowest | compound names |\n"
-        "|---|---|---|---|---|---|\n"
+        f"{result['backend']}, {result['runs']} runs, seed {result['seed']}, commit {result['commit']}: {first['topics']} topics, "
+        f"{next(iter(result['areas'].values()))['topics']} areas\n\n"
+        "| names | agreement (median) | in top-5 keywords | in top-8 keywords | coverage median / lowest | written by 1/4 or marked | compound | vague | transferred |\n"
+        "|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = [
-        f"| {name} | {s['keyword_agreement_median']:.2f} | {s['in_top_keywords']:.0%} | {s['keyword_contained_median']:.2f} | "
-        f"{s['coverage_median']:.2f} / {s['coverage_min']:.2f} | {s['compound']} |"
-        for name, s in result["methods"].items()
+        f"| {name} | {s['keyword_agreement_median']:.2f} | {s['in_top_keywords']:.0%} | {s['in_top8_keywords']:.0%} | "
+        f"{s['coverage_median']:.2f} / {s['coverage_min']:.2f} | {s['written_or_marked']:.0%} | {s['compound']} | {s['vague']} | {s['transferred']} |"
+        for name, s in {**result["methods"], **result["areas"]}.items()
     ]
-    a = result.get("areas")
-    if a:
-        rows.append(
-            f"| topics' areas ({a['topics']}) | {a['keyword_agreement_median']:.2f} | {a['in_top_keywords']:.0%} | "
-            f"{a['keyword_contained_median']:.2f} | {a['coverage_median']:.2f} / {a['coverage_min']:.2f} | {a['compound']} |"
-        )
     return head + "\n".join(rows) + "\n"
 
 
@@ -264,19 +331,21 @@ def main() -> int:
     parser.add_argument("--year", type=int, default=2023)
     parser.add_argument("--backend", default="minilm")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--runs", type=int, default=None, help="UMAP + HDBSCAN runs of the consensus (default: the package's)")
     args = parser.parse_args()
     if not BIGCORPUS.exists():
         print(f"error: {BIGCORPUS} not found", file=sys.stderr)
         return 2
-    result = run(args.venue, args.year, args.backend, args.seed)
+    result = run(args.venue, args.year, args.backend, args.seed, args.runs)
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / f"names-keywords-{args.venue.lower()}-{args.year}.json"
+    tag = "" if args.backend == "minilm" and not args.runs else f"-{args.backend}" + (f"-{args.runs}runs" if args.runs else "")
+    out = RESULTS / f"names-keywords-{args.venue.lower()}-{args.year}{tag}.json"
     out.write_text(json.dumps(result, indent=1) + "\n")
     print(table(result))
-    for name, s in {**result["methods"], "areas": result["areas"]}.items():
+    for name, s in {**result["methods"], **result["areas"]}.items():
         print(f"\n## {name}")
         for row in s["per_topic"]:
-            print(f"  {row['papers']:4d} {row['keyword_agreement']:.2f} {row['coverage']:.2f} {'*' if row['in_top_keywords'] else ' '} {row['name']!r:45s} top: {', '.join(row['top_keywords'][:3])}")
+            print(f"  {row['papers']:4d} {row['keyword_agreement']:.2f} {row['coverage']:.2f} {'*' if row['in_top8_keywords'] else ' '}{'T' if row['transferred'] else ' '} {row['name']!r:45s} top: {', '.join(row['top_keywords'][:4])}")
     return 0
 
 

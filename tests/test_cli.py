@@ -33,12 +33,13 @@ def test_report_on_bundled_files(lsa_run, capsys):
     assert (docs["low_confidence"] == ((docs["confidence"] < 0.5) & (docs["topic"] != -1))).all()
     assert len(docs) == 90 and docs["year"].value_counts().to_dict() == {2025: 71, 2024: 19}
     topics = pd.read_csv(out / "t" / "topics.csv")
-    assert topics.columns.tolist() == ["topic", "label", "name_coverage", "mixed", "area", "area_label", "n_docs", "share",
-                                       "mean_confidence", "top_terms", "typical_titles"]
+    assert topics.columns.tolist() == ["topic", "label", "name_coverage", "mixed", "transferred", "area", "area_label", "n_docs",
+                                       "share", "mean_confidence", "top_terms", "typical_titles"]
     assert topics["n_docs"].sum() == 90
     named = topics[topics["topic"] != -1]
-    # each name's coverage is a share of its papers; a compound name ("A / B") is flagged mixed
-    assert named["name_coverage"].between(0, 1).all() and (named["name_coverage"] > 0).all()
+    # each name's coverage is a share of its papers (none where the name is what related
+    # papers call the field, flagged transferred); a compound name ("A / B") is flagged mixed
+    assert named["name_coverage"].between(0, 1).all() and ((named["name_coverage"] > 0) | named["transferred"]).all()
     assert (named["mixed"] == named["label"].str.contains(" / ", regex=False)).all()
     # each paper's area is its topic's area, and each area's papers are its topics' papers
     area_of = dict(zip(topics["topic"], topics["area"]))

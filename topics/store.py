@@ -373,6 +373,8 @@ class SavedState(BaseModel):
     area_names_: dict[int, str]
     area_name_coverage_: dict[int, float]
     area_mixed_: dict[int, bool]
+    topic_transferred_: dict[int, bool] = {}
+    area_transferred_: dict[int, bool] = {}
     embedding_fingerprint_: str | None = None
 
     @model_validator(mode="after")

@@ -44,6 +44,7 @@ from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, coverage, name_parts
+from topics.naming.fields import name_fields
 from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, topic_names
 from topics.clustering.order import canonical_order, graph_to_rows, to_rows
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
@@ -201,14 +202,18 @@ class TopicModel(BaseEstimator):
     topic_mixed_ : dict[int, bool]
         Whether a topic's name joins two themes ("A / B"): no one phrase holds for half
         its papers.
+    topic_transferred_ : dict[int, bool]
+        Whether a topic's name is what related papers call their field, an author keyword
+        that fewer than a quarter of its own papers write (:mod:`topics.naming.fields`).
     topic_terms_ : dict[int, list[tuple[str, float]]]
         Top ``top_n_terms`` c-TF-IDF terms with weights per topic.
     topic_embeddings_ : dict[int, ndarray]
         Unit-length mean embedding per topic.
     topic_areas_ : dict[int, int]
         Area per topic (-1 for the outliers).
-    area_names_, area_name_coverage_, area_mixed_ : dict[int, ...]
-        A name per area, the share of its papers that use it, and whether it is mixed.
+    area_names_, area_name_coverage_, area_mixed_, area_transferred_ : dict[int, ...]
+        A name per area, the share of its papers that use it, whether it is mixed, and
+        whether it is transferred.
     reduced_embeddings_ : ndarray, shape (n_docs, n_components)
         The first run's UMAP coordinates.
     acronyms_ : dict[str, str]
@@ -481,6 +486,7 @@ class TopicModel(BaseEstimator):
             **self.topic_name_coverage_, **{t: coverage(index, n, fit_topics == t) for t, n in names.items()}
         }
         new.topic_mixed_ = {**self.topic_mixed_, **dict.fromkeys(names, False)}
+        new.topic_transferred_ = {**getattr(self, "topic_transferred_", {}), **dict.fromkeys(names, False)}
         return new
 
     def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
@@ -554,6 +560,7 @@ class TopicModel(BaseEstimator):
         topics ``ids`` added to every per-topic attribute."""
         names, terms, centroids = dict(self.topic_names_), dict(self.topic_terms_), dict(self.topic_embeddings_)
         name_coverage, mixed, areas = dict(self.topic_name_coverage_), dict(self.topic_mixed_), dict(self.topic_areas_)
+        transferred = dict(getattr(self, "topic_transferred_", {}))
         area_names = dict(self.area_names_)
         dtype = next(iter(self.topic_embeddings_.values())).dtype  # centroids are saved as one array
         if (topics == -1).any() and -1 not in names:
@@ -566,10 +573,11 @@ class TopicModel(BaseEstimator):
             for t, (name, top_terms) in self._name_new_topics(ids).items():
                 names[t], terms[t] = name.name, top_terms
                 centroids[t] = unit_rows(self.embeddings_[self.labels_ == t].mean(axis=0, keepdims=True), dtype=np.float64)[0].astype(dtype)
-                name_coverage[t], mixed[t] = name.coverage, name.mixed
+                name_coverage[t], mixed[t], transferred[t] = name.coverage, name.mixed, name.transferred
                 areas[t] = int(self.topic_areas_[int(old_ids[np.argmax(old_centroids @ centroids[t])])])
         self.topic_names_, self.topic_terms_, self.topic_embeddings_ = names, terms, centroids
         self.topic_name_coverage_, self.topic_mixed_, self.topic_areas_, self.area_names_ = name_coverage, mixed, areas, area_names
+        self.topic_transferred_ = transferred
 
     def _name_new_topics(self, ids: list[int]) -> dict[int, tuple[Name, list]]:
         """:meth:`extend`: each new topic's name (never a phrase of a fitted topic's name) and terms."""
@@ -685,8 +693,8 @@ def describe_topics(
 ) -> dict:
     """What :class:`TopicModel` learns from the topic of each document, by attribute name:
     ``labels_``, ``outlier_share_``, ``confidence_``, ``topic_names_``,
-    ``topic_name_coverage_``, ``topic_mixed_``, ``topic_terms_``, ``topic_embeddings_``,
-    ``topic_areas_``, ``area_names_``, ``area_name_coverage_`` and ``area_mixed_``.
+    ``topic_name_coverage_``, ``topic_mixed_``, ``topic_transferred_``, ``topic_terms_``, ``topic_embeddings_``,
+    ``topic_areas_``, ``area_names_``, ``area_name_coverage_``, ``area_mixed_`` and ``area_transferred_``.
 
     ``representations`` are BERTopic's c-TF-IDF terms per topic. Names and their coverage
     are counted over the ``fitted`` documents, whose texts are ``fit_texts`` (the
@@ -708,23 +716,22 @@ def describe_topics(
         areas = topic_areas(centroids, sizes, n_areas=n_areas)
     else:
         areas = {**({-1: -1} if -1 in sizes else {}), **{int(t): int(a) for t, a in areas.items()}}
-    topic_names_, area_names_ = name_groups(ranked, fit_topics, areas, fit_texts, analyzer=analyzer, index=index)
-    fit_areas = np.array([areas.get(int(t), -1) for t in fit_topics])
-    names = {t: _named(index, n, fit_topics == t) for t, n in topic_names_.items()}
-    area = {a: _named(index, n, fit_areas == a) for a, n in area_names_.items()}
+    names, area = name_fields(ranked, fit_topics, areas, fit_texts, analyzer=analyzer, index=index)
     return {
         "labels_": topics,
         "outlier_share_": float(np.mean(topics == -1)),
         "confidence_": membership_confidence(topics, runs),
-        "topic_names_": topic_names_,
+        "topic_names_": {t: n.name for t, n in names.items()},
         "topic_name_coverage_": {t: n.coverage for t, n in names.items()},
         "topic_mixed_": {t: n.mixed for t, n in names.items()},
+        "topic_transferred_": {t: n.transferred for t, n in names.items()},
         "topic_terms_": {t: terms[:top_n_terms] for t, terms in ranked.items()},
         "topic_embeddings_": centroids,
         "topic_areas_": areas,
         "area_names_": {a: n.name for a, n in area.items()},
         "area_name_coverage_": {a: n.coverage for a, n in area.items()},
         "area_mixed_": {a: n.mixed for a, n in area.items()},
+        "area_transferred_": {a: n.transferred for a, n in area.items()},
     }
 
 

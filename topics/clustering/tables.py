@@ -107,7 +107,8 @@ def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.Dat
     pandas.DataFrame
         ``topic``, ``label``, ``name_coverage`` (the share of its papers that use the
         name, :mod:`topics.naming.coverage`; NaN for -1), ``mixed`` (the name joins two
-        themes, "A / B"), ``area``, ``area_label``, ``n_docs``, ``share`` (of all
+        themes, "A / B"), ``transferred`` (the name is what related papers call their
+        field, an author keyword few of its own papers write: :mod:`topics.naming.fields`), ``area``, ``area_label``, ``n_docs``, ``share`` (of all
         documents, outliers counted), ``mean_confidence`` (of its papers),
         ``top_terms`` (comma-separated, best first), ``typical_titles`` (the three
         papers closest to the topic's centroid, ``" | "``-separated: titles, or the
@@ -144,6 +145,7 @@ def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.Dat
                 "label": model.topic_names_[t],
                 "name_coverage": model.topic_name_coverage_.get(t, float("nan")),
                 "mixed": bool(model.topic_mixed_.get(t, False)),
+                "transferred": bool(getattr(model, "topic_transferred_", {}).get(t, False)),
                 "area": model.topic_areas_.get(t, -1),
                 "area_label": model.area_names_.get(model.topic_areas_.get(t, -1), ""),
                 "n_docs": int(members.sum()),
@@ -156,7 +158,7 @@ def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.Dat
     return pd.DataFrame(rows, columns=TOPIC_COLUMNS)
 
 
-TOPIC_COLUMNS = ["topic", "label", "name_coverage", "mixed", "area", "area_label", "n_docs", "share", "mean_confidence", "top_terms", "typical_titles"]
+TOPIC_COLUMNS = ["topic", "label", "name_coverage", "mixed", "transferred", "area", "area_label", "n_docs", "share", "mean_confidence", "top_terms", "typical_titles"]
 
 
 def area_table(model: TopicModel) -> pd.DataFrame:
@@ -165,7 +167,7 @@ def area_table(model: TopicModel) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``area``, ``label``, ``name_coverage``, ``mixed`` (as for topics), ``n_topics``,
+        ``area``, ``label``, ``name_coverage``, ``mixed``, ``transferred`` (as for topics), ``n_topics``,
         ``n_docs``, ``share`` (of all documents),
         ``topics`` (its topics' names, largest first, ``"; "``-separated).
 
@@ -198,13 +200,14 @@ def area_table(model: TopicModel) -> pd.DataFrame:
                 "label": model.area_names_[a],
                 "name_coverage": model.area_name_coverage_.get(a, float("nan")),
                 "mixed": bool(model.area_mixed_.get(a, False)),
+                "transferred": bool(getattr(model, "area_transferred_", {}).get(a, False)),
                 "n_topics": len([t for t in members if t != -1]),
                 "n_docs": int((doc_areas == a).sum()),
                 "share": float((doc_areas == a).mean()),
                 "topics": "; ".join(model.topic_names_[t] for t in members),
             }
         )
-    return pd.DataFrame(rows, columns=["area", "label", "name_coverage", "mixed", "n_topics", "n_docs", "share", "topics"])
+    return pd.DataFrame(rows, columns=["area", "label", "name_coverage", "mixed", "transferred", "n_topics", "n_docs", "share", "topics"])
 
 
 def term_table(model: TopicModel) -> pd.DataFrame:

@@ -83,11 +83,13 @@ __all__ = [
 @dataclass(frozen=True)
 class Name:
     """A group's name, the share of its papers that use it (:mod:`topics.naming.coverage`),
-    and whether it joins two themes."""
+    whether it joins two themes, and whether it is what related papers call their field
+    rather than words the group's papers write (:mod:`topics.naming.fields`)."""
 
     name: str
     coverage: float
     mixed: bool = False
+    transferred: bool = False
 
 
 #: A name holds for its group when at least this share of the group's papers use it.

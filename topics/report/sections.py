@@ -45,6 +45,7 @@ def topic_cards(analysis: Analysis) -> list[dict]:
                 "label": row.label,
                 "name_coverage": float(row.name_coverage),
                 "mixed": bool(row.mixed),
+                "transferred": bool(getattr(row, "transferred", False)),
                 "color": colors[row.topic],
                 "terms": row.top_terms,
                 "area": row.area_label,
@@ -85,6 +86,7 @@ def area_rows(analysis: Analysis) -> list[dict]:
         rows.append(
             {
                 "area": int(area.area), "label": area.label, "n_docs": int(area.n_docs),
+                "transferred": bool(getattr(area, "transferred", False)), "mixed": bool(getattr(area, "mixed", False)),
                 "share_a": float(c[f"share_{a}"]), "share_b": float(c[f"share_{b}"]),
                 "diff": float(c["diff_pp"]), "low": float(c["ci_low_pp"]), "high": float(c["ci_high_pp"]),
                 "q": float(c["q_value"]), "direction": c["direction"],

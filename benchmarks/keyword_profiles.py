@@ -1,0 +1,151 @@
+"""Build the keyword profiles the package ships (``topics/data/keyword_profiles.tsv.gz``).
+
+    python benchmarks/keyword_profiles.py [--exclude ICLR:2023 NeurIPS:2022] [-o PATH]
+
+Over every paper of ``../shared/data/bigcorpus.parquet`` that has author keywords, each
+keyword that at least :data:`MIN_PAPERS` papers chose gets a profile
+(:class:`topics.naming.fields.KeywordProfiles`): the :data:`KEEP` terms (words and
+two-word phrases of the titles and abstracts that at least :data:`MIN_TERM_PAPERS` papers
+write) that most mark the papers that chose it (:func:`log_odds`), and a logistic
+regression from them to the chance that a paper's authors choose it (scikit-learn, L2).
+Keywords are split
+where authors join several ("Machine Learning: Deep Learning"), written as
+:func:`topics.naming.coverage.phrase_key` writes them, and an acronym keyword that is the
+initials of a longer keyword is counted as that one ("LLMs" as "large language model").
+``--exclude`` leaves venue-years out, so that the names of those venue-years can be
+scored against their keywords by profiles that never saw them
+(``benchmarks/names_keywords.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from topics.naming.coverage import phrase_key
+from topics.naming.fields import KeywordProfiles, text_terms
+
+HERE = Path(__file__).resolve().parent
+BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
+PACKAGED = HERE.parent / "topics" / "data" / "keyword_profiles.tsv.gz"
+
+#: A keyword chosen by fewer papers gets no profile.
+MIN_PAPERS = 8
+#: A term written by fewer papers is no feature.
+MIN_TERM_PAPERS = 10
+#: The largest weights kept per profile.
+KEEP = 60
+#: The inverse strength of each profile's L2 penalty (scikit-learn's ``C``).
+C = 1.0
+_SPLIT = re.compile(r"[;,:]")
+
+
+def keyword_keys(cell) -> list[str]:
+    """A paper's keywords ("a; b: c, d") as phrase keys of up to four words."""
+    keys = (phrase_key(k) for k in _SPLIT.split(str(cell or "")) if k.strip() not in ("", "[]", "nan"))
+    return sorted({k for k in keys if k and len(k.split()) <= 4})
+
+
+def acronym_map(counts: Counter) -> dict[str, str]:
+    """Acronym keywords ("llm", "gan") -> the most chosen keyword whose initials they are."""
+    initials: dict[str, list[str]] = {}
+    for key in counts:
+        words = key.replace("-", " ").split()
+        if len(words) > 1:
+            initials.setdefault("".join(w[0] for w in words), []).append(key)
+    out = {}
+    for key in counts:
+        if " " not in key and key.isalpha() and 2 <= len(key) <= 6 and key in initials:
+            best = max(initials[key], key=lambda k: (counts[k], k))
+            if counts[best] >= 3:
+                out[key] = best
+    return out
+
+
+def corpus(exclude=()) -> tuple[list[str], list[list[str]]]:
+    frame = pd.read_parquet(BIGCORPUS, columns=["venue", "year", "title", "abstract", "keywords"])
+    frame["kw"] = frame["keywords"].map(keyword_keys)
+    frame = frame[frame["kw"].map(len) > 0]
+    for venue, year in exclude:
+        frame = frame[~((frame["venue"] == venue) & (frame["year"] == int(year)))]
+    texts = (frame["title"].fillna("") + ". " + frame["abstract"].fillna("")).tolist()
+    keywords = frame["kw"].tolist()
+    short = acronym_map(Counter(k for ks in keywords for k in ks))
+    return texts, [sorted({short.get(k, k) for k in ks}) for ks in keywords]
+
+
+def fit(texts: list[str], keywords: list[list[str]]) -> KeywordProfiles:
+    """Profiles of the keywords at least :data:`MIN_PAPERS` of the papers chose: each a
+    logistic regression over its :data:`KEEP` terms of highest log-odds (:func:`log_odds`)."""
+    from sklearn.linear_model import LogisticRegression
+
+    chosen = Counter(k for ks in keywords for k in ks)
+    vocab = sorted(k for k, n in chosen.items() if n >= MIN_PAPERS)
+    df = Counter(g for t in texts for g in text_terms(t))
+    terms = sorted(g for g, n in df.items() if n >= MIN_TERM_PAPERS)
+    blank = KeywordProfiles((), tuple(terms), sp.csr_matrix((0, len(terms))), np.zeros(0), np.zeros(0))
+    X = blank.features(texts).tocsc()
+    col = {k: j for j, k in enumerate(vocab)}
+    pairs = [(i, col[k]) for i, ks in enumerate(keywords) for k in ks if k in col]
+    Y = sp.csr_matrix((np.ones(len(pairs)), tuple(zip(*pairs))), shape=(len(texts), len(vocab)))
+    inside = np.asarray((Y.T @ X).todense())  # keywords x terms: papers choosing k that write t
+    written = np.asarray(X.sum(axis=0)).ravel()
+    chosen_n = np.asarray(Y.sum(axis=0)).ravel()
+    rows, cols, data, intercept = [], [], [], []
+    for k in range(len(vocab)):
+        score = log_odds(inside[k], written, chosen_n[k], len(texts))
+        score[inside[k] < 3] = -np.inf
+        keep = np.argsort(-score, kind="stable")[:KEEP]
+        keep = np.sort(keep[np.isfinite(score[keep]) & (score[keep] > 0)])
+        y = Y[:, k].toarray().ravel()
+        model = LogisticRegression(C=C, max_iter=200).fit(X[:, keep], y)
+        rows += [k] * len(keep)
+        cols += keep.tolist()
+        data += model.coef_[0].tolist()
+        intercept.append(float(model.intercept_[0]))
+    weights = sp.csr_matrix((data, (rows, cols)), shape=(len(vocab), len(terms)))
+    return KeywordProfiles(tuple(vocab), tuple(terms), weights, np.asarray(intercept), chosen_n.astype(int))
+
+
+def log_odds(inside: np.ndarray, written: np.ndarray, n_chosen: int, n_docs: int, *, prior: float = 0.5) -> np.ndarray:
+    """How strongly writing each term marks the papers that chose a keyword: the log-odds
+    ratio of writing it among them and among the rest, smoothed by ``prior``, times the
+    square root of how many of them write it (so that a term two of them write does not
+    lead)."""
+    a, b = inside, written - inside
+    ratio = np.log((a + prior) / (n_chosen - a + prior)) - np.log((b + prior) / (n_docs - n_chosen - b + prior))
+    return ratio * np.sqrt(a)
+
+
+def profiles(exclude=()) -> KeywordProfiles:
+    """Profiles over the big corpus's papers with keywords, leaving out ``exclude``."""
+    texts, keywords = corpus(exclude)
+    return fit(texts, keywords)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--exclude", nargs="*", default=[], metavar="VENUE:YEAR")
+    parser.add_argument("-o", "--output", type=Path, default=PACKAGED)
+    args = parser.parse_args()
+    if not BIGCORPUS.exists():
+        print(f"error: {BIGCORPUS} not found", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    result = profiles([tuple(item.split(":")) for item in args.exclude])
+    result.write(args.output)
+    print(f"{len(result.keywords):,} keyword profiles over {len(result.terms):,} terms; "
+          f"{time.perf_counter() - start:.0f} s -> {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
