@@ -189,3 +189,21 @@ def test_every_module_has_a_test_module(module):
     parts = module.split(".")[1:]
     expected = ROOT / "tests" / Path(*parts[:-1]) / f"test_{parts[-1]}.py"
     assert expected.exists(), f"{module} has no test module {expected.relative_to(ROOT)}"
+
+
+def test_the_lazy_public_names_and_their_static_imports_agree():
+    """``topics/__init__.py`` imports each public name when it is first used (``_HOMES``)
+    and names the same imports under ``TYPE_CHECKING`` for readers that do not run it (the
+    API reference, type checkers): both must say the same."""
+    import ast
+
+    import topics
+
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    static = {}
+    for node in block.body:
+        for alias in node.names:
+            static[alias.asname or alias.name] = node.module if alias.name not in ("figures", "datasets") else f"{node.module}.{alias.name}"
+    assert static == topics._HOMES
+    assert set(static) == set(topics.__all__) - {"__version__"}

@@ -29,6 +29,25 @@ Importing the package has no side effects and loads no model.
 
 import importlib as _importlib
 from importlib import metadata as _metadata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the same names, imported for type checkers and the API reference (which read, not run)
+    from topics import figures
+    from topics.clustering.model import TopicModel
+    from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
+    from topics.embedding.backends import Embedder, get_embedder
+    from topics.embedding.cache import EmbeddingCache
+    from topics.embedding.embed import embed_texts
+    from topics.embedding.weights import EmbeddingError
+    from topics.io import datasets
+    from topics.io.corpus import CorpusError, read_corpus
+    from topics.pipeline import Analysis, analyze, write_tables
+    from topics.report.render import render_report, write_report
+    from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
+    from topics.stats.groups import compare_groups
+    from topics.stats.trends import compare_years, prevalence
+    from topics.store import StoreError, load, save
+    from topics.themes.specs import Theme
 
 #: Where each public name lives. The package imports a module when one of its names is
 #: first used (PEP 562), so that ``import topics`` and the ``topics`` command's argument
