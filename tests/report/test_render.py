@@ -267,9 +267,12 @@ def test_a_caption_names_only_what_its_chart_shows(sample_analysis):
     import dataclasses
 
     html = render_report(sample_analysis)
-    assert not (sample_analysis.documents["topic"] == -1).any()  # Ward's topics and the consensus leave none here
-    assert "grey" not in _caption(html, "map") and "Colours follow the areas" in _caption(html, "map")
     documents = sample_analysis.documents.copy()
+    inside = documents["topic"] != -1
+    no_outliers = dataclasses.replace(sample_analysis, documents=documents[inside], corpus=sample_analysis.corpus[inside.to_numpy()],
+                                      coords=sample_analysis.coords[inside.to_numpy()])
+    caption = _caption(render_report(no_outliers), "map")
+    assert "grey" not in caption and "Colours follow the areas" in caption
     documents.loc[documents.index[:3], ["topic", "topic_label"]] = [-1, "outliers"]
     with_outliers = render_report(dataclasses.replace(sample_analysis, documents=documents))
     assert "grey points are outliers" in _caption(with_outliers, "map")
