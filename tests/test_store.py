@@ -275,3 +275,20 @@ def test_a_parameter_of_the_wrong_type_or_range_names_file_and_field(copy, value
     with pytest.raises(StoreError, match=rf"analysis\.json: model parameter outlier_share: {message}") as error:
         load(copy)
     assert "\n" not in str(error.value)
+
+
+def test_what_is_new_is_saved_and_loaded(tmp_path):
+    """The emerging sub-topics and rising phrases come back from a saved folder: the tables
+    and the report they write are the same, byte for byte."""
+    from tests.conftest import make_planted_years
+    from topics.embedding.embed import embed_texts
+    from topics.pipeline import embedding_texts
+
+    corpus = make_planted_years()
+    analysis = topics.analyze(corpus, embeddings=embed_texts(embedding_texts(corpus), "hashing", cache=False), random_state=0)
+    assert len(analysis.emerging) and len(analysis.rising)
+    loaded = topics.load(topics.save(analysis, tmp_path / "model"))
+    first, second = topics.write_tables(analysis, tmp_path / "a"), topics.write_tables(loaded, tmp_path / "b")
+    for name in ("emerging", "rising"):
+        assert first[name].read_bytes() == second[name].read_bytes(), name
+    assert topics.render_report(analysis) == topics.render_report(loaded)
