@@ -271,6 +271,7 @@ def _run_assign(args: argparse.Namespace, start: float) -> int:
         for name, frame in (("assignments", table), ("assigned_topics", counts)):
             path = args.tables / f"{name}.csv"
             try:
+                args.tables.mkdir(parents=True, exist_ok=True)
                 spreadsheet_safe(frame).to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
             except OSError as exc:
                 for done in written:
@@ -590,22 +591,24 @@ def _check_seed(seed: int, further: int) -> None:
 
 
 def _writable_folder(flag: str, folder: Path, given: Path | None = None) -> list[Path]:
-    """Create ``folder`` where it is missing and check that a file can be written in it;
-    else a ValueError naming ``flag`` and the path ``given`` with it. Returns the folders
-    created, deepest first (:func:`_remove_empty` takes them back if the run fails)."""
+    """Check that ``folder`` can be made and written, without making it: a file can be
+    written in the nearest of its folders that exists; else a ValueError naming ``flag``
+    and the path ``given`` with it. Nothing is created here, so a run killed before it
+    writes (even by SIGKILL) leaves no empty folder; the writers make the missing folders.
+    Returns the missing folders, deepest first (:func:`_remove_empty` takes back those
+    still empty if the run fails)."""
     given = folder if given is None else given
     blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
         raise ValueError(f"{flag} {given}: {blocker} is a file, not a folder")
-    created = [p for p in (folder, *folder.parents) if not p.exists()]
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    existing = next(p for p in (folder, *folder.parents) if p.exists())
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as exc:
-        _remove_empty(created)
-        raise ValueError(f"{flag} {given}: cannot write to {folder} ({exc.strerror or exc})") from None
-    return created
+        raise ValueError(f"{flag} {given}: cannot write to {existing} ({exc.strerror or exc})") from None
+    return missing
 
 
 def _writable_file(flag: str, path: Path) -> list[Path]:
