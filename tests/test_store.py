@@ -261,10 +261,12 @@ def test_embeddings_of_other_papers_are_refused(copy):
         load(copy)
 
 
-def test_a_table_without_its_columns_is_refused(copy):
-    pd.read_parquet(copy / "topics.parquet").drop(columns="label").to_parquet(copy / "topics.parquet")
+@pytest.mark.parametrize("table, column", [("topics", "label"), ("terms", "term"), ("representatives", "doc_id"),
+                                           ("similarity", "topic_b"), ("prevalence", "share")])
+def test_a_table_without_its_columns_is_refused(copy, table, column):
+    pd.read_parquet(copy / f"{table}.parquet").drop(columns=column).to_parquet(copy / f"{table}.parquet")
     _rehash(copy)
-    with _one_line(r"topics\.parquet: no column 'label'"):
+    with _one_line(rf"{table}\.parquet: no column '{column}'"):
         load(copy)
 
 

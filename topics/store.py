@@ -409,7 +409,19 @@ TABLE_COLUMNS = {
     "documents": {"doc_id": "OT", "year": "iu", "topic": "iu", "topic_label": "OT", "confidence": "f", "area": "iu"},
     "topics": {"topic": "iu", "label": "OT", "n_docs": "iu", "share": "f", "area": "iu"},
     "areas": {"area": "iu", "n_docs": "iu"},
+    "terms": {"topic": "iu", "rank": "iu", "term": "OT", "weight": "f"},
+    "representatives": {"topic": "iu", "rank": "iu", "doc_id": "OT", "similarity": "f"},
+    "similarity": {"topic_a": "iu", "topic_b": "iu", "similarity": "f"},
+    "prevalence": {"topic": "iu", "n_docs": "iu", "share": "f"},
+    "stability": {"topic": "iu"},
+    "bursts": {"topic": "iu", "weight": "f"},
+    "new_topics": {"topic": "iu", "label": "OT", "n_docs": "iu"},
+    "new_papers": {"doc_id": "OT", "topic": "iu", "novel": "b"},
+    "emerging": {"name": "OT", "topic": "iu", "n_docs": "iu", "n_latest": "iu", "q": "f"},
+    "rising": {"phrase": "OT", "n_latest": "iu", "n_before": "iu", "q": "f"},
 }
+#: The tables every analysis holds rows in; the others of :data:`TABLE_COLUMNS` may be empty.
+REQUIRED_TABLES = ("corpus", "documents", "topics")
 
 
 def _file_of(reference, default: str = DOCUMENT) -> str:
@@ -435,12 +447,12 @@ def _schema_error(path: Path, error: ValidationError, references: Mapping, prefi
 
 
 def _check_tables(path: Path, analysis: Analysis, document: Mapping) -> None:
-    """Every table of :data:`TABLE_COLUMNS` holds its columns, of their kinds, and the
+    """Every table of :data:`TABLE_COLUMNS` that has rows holds its columns, of their kinds, and the
     arrays and tables of one row per paper agree in length with the corpus."""
     n = len(analysis.corpus)
     for name, columns in TABLE_COLUMNS.items():
         table = getattr(analysis, name)
-        if name == "areas" and table.empty:
+        if name not in REQUIRED_TABLES and table.empty:
             continue
         file = _file_of(document.get(name))
         for column, kinds in columns.items():
