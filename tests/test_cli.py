@@ -678,6 +678,26 @@ def test_argument_errors_come_before_the_heavy_imports(tmp_path):
     assert done.stdout.strip() == "2 []", done.stdout + done.stderr
 
 
+def test_a_damaged_saved_folder_is_refused_before_the_model_stack_loads(saved_run, tmp_path):
+    """The issue's 15-24 s before a saved-folder error were BERTopic, PyTorch and UMAP
+    loading; the folder's checks need none of them."""
+    import shutil
+    import subprocess
+    import sys
+
+    code, out = saved_run
+    damaged = tmp_path / "model"
+    shutil.copytree(out / "model", damaged)
+    (damaged / "analysis.json").write_text((damaged / "analysis.json").read_text().replace('"corpus"', '"corpuz"', 1))
+    script = (f"import sys; from topics.cli import main; rc = main(['report', '--load-model', {str(damaged)!r}, '-q', "
+              f"'-o', {str(tmp_path / 'r.html')!r}]); "
+              "heavy = [m for m in ('bertopic', 'torch', 'umap', 'hdbscan', 'sentence_transformers') if m in sys.modules]; "
+              "print(rc, heavy)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "2 []", done.stdout + done.stderr
+    assert "changed after it was saved" in done.stderr and not (tmp_path / "r.html").exists()
+
+
 @pytest.mark.parametrize("signum, status", [(2, 130), (15, 143)])
 def test_an_interrupt_ends_cleanly(tmp_path, signum, status):
     import os
