@@ -262,7 +262,7 @@ def test_embeddings_of_other_papers_are_refused(copy):
 
 
 @pytest.mark.parametrize("table, column", [("topics", "label"), ("terms", "term"), ("representatives", "doc_id"),
-                                           ("similarity", "topic_b"), ("prevalence", "share")])
+                                           ("similarity", "topic_b"), ("prevalence", "share"), ("comparison.table", "label")])
 def test_a_table_without_its_columns_is_refused(copy, table, column):
     pd.read_parquet(copy / f"{table}.parquet").drop(columns=column).to_parquet(copy / f"{table}.parquet")
     _rehash(copy)

@@ -420,6 +420,8 @@ TABLE_COLUMNS = {
     "emerging": {"name": "OT", "topic": "iu", "n_docs": "iu", "n_latest": "iu", "q": "f"},
     "rising": {"phrase": "OT", "n_latest": "iu", "n_before": "iu", "q": "f"},
 }
+#: Columns the table of every comparison holds (per topic; per area it names the area "topic" too).
+COMPARISON_COLUMNS = {"topic": "iu", "label": "OT"}
 #: The tables every analysis holds rows in; the others of :data:`TABLE_COLUMNS` may be empty.
 REQUIRED_TABLES = ("corpus", "documents", "topics")
 
@@ -450,11 +452,14 @@ def _check_tables(path: Path, analysis: Analysis, document: Mapping) -> None:
     """Every table of :data:`TABLE_COLUMNS` that has rows holds its columns, of their kinds, and the
     arrays and tables of one row per paper agree in length with the corpus."""
     n = len(analysis.corpus)
-    for name, columns in TABLE_COLUMNS.items():
-        table = getattr(analysis, name)
+    tables = {name: (getattr(analysis, name), _file_of(document.get(name))) for name in TABLE_COLUMNS}
+    for name in ("comparison", "area_comparison"):  # a comparison's own table, per topic or per area
+        fields = document.get(name, {}).get("fields", {}) if isinstance(document.get(name), dict) else {}
+        tables[name] = (getattr(analysis, name).table, _file_of(fields.get("table")))
+    for name, (table, file) in tables.items():
+        columns = TABLE_COLUMNS.get(name, COMPARISON_COLUMNS)
         if name not in REQUIRED_TABLES and table.empty:
             continue
-        file = _file_of(document.get(name))
         for column, kinds in columns.items():
             if column not in table.columns:
                 raise StoreError(f"{path}: {file}: no column {column!r}; the folder was edited, save the analysis again")
