@@ -644,8 +644,10 @@ def _groups(corpus, by: str, given: list[str] | None) -> list | None:
 
 def _default_output(analysis) -> Path:
     """reports/<venue>-<a>-vs-<b>.html for two years, else a name that says what was compared."""
+    from topics.report.kinds import file_stem
+
     venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
-    stem = analysis.comparison.file_stem("-".join(venues).lower() if venues else "topics")
+    stem = file_stem(analysis.comparison, "-".join(venues).lower() if venues else "topics")
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in stem)
     return Path("reports") / f"{safe}.html"
 

@@ -57,7 +57,7 @@ def test_report_draws_every_chart_offline(browser, sample_analysis, tmp_path):
     page, events = open_report(browser, path)
     charts = page.locator("div.js-plotly-plot")
     n = charts.count()
-    assert n == len(topics.report.render.build_figures(sample_analysis))
+    assert n == len(topics.report.charts.build_figures(sample_analysis))
     for i in range(n):
         assert charts.nth(i).locator("svg.main-svg").count() >= 1, f"chart {i} did not draw"
     assert events["console"] == [] and events["errors"] == []
@@ -97,7 +97,7 @@ def test_trend_and_grouping_reports_draw_every_chart(browser, request, tmp_path,
     path = topics.write_report(analysis, tmp_path / f"{name}.html")
     page, events = open_report(browser, path)
     charts = page.locator("div.js-plotly-plot")
-    keys = list(topics.report.render.build_figures(analysis))
+    keys = list(topics.report.charts.build_figures(analysis))
     assert charts.count() == len(keys)
     for key in keys:
         chart = page.locator(f"#chart-{key}")

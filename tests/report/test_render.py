@@ -6,9 +6,10 @@ from markupsafe import escape
 from plotly.offline import get_plotlyjs
 
 import topics
-from topics.report import explorer
+from topics.report import explorer, kinds
+from topics.report.charts import build_figures
 from topics.report.explorer import unpack_text
-from topics.report.render import build_figures, render_report, seed_range, write_report
+from topics.report.render import render_report, seed_range, write_report
 from topics.stats.comparison import Trend, TwoGroups
 
 
@@ -281,5 +282,5 @@ def test_a_caption_names_only_what_its_chart_shows(sample_analysis):
     assert "areas" not in caption.lower() and "its own colour" in caption
     table = re.search(r'<section id="comparison">(.*?)</section>', html, re.S).group(1)
     assert "Fisher" in table and "<th>p</th>" in table
-    first = sample_analysis.comparison.rows()[0]
+    first = kinds.rows(sample_analysis.comparison)[0]
     assert f'<td>{first["p"]:.3g}</td><td>{first["q"]:.3g}</td>' in table

@@ -8,6 +8,7 @@ import pytest
 import topics
 
 from topics.figures.style import PALETTE, topic_colors
+from topics.report.kinds import tag
 from topics.report.sections import area_rows, theme_section, topic_cards
 from topics.themes.tracking import narrate_themes, track
 
@@ -26,7 +27,7 @@ def test_topic_cards_one_per_topic_with_the_comparison_numbers(sample_analysis):
         assert card["direction"] == row["direction"]
         assert [g["name"] for g in card["per_group"]] == [2024, 2025]
         assert [g["n"] for g in card["per_group"]] == [row["n_2024"], row["n_2025"]]
-        assert (card["tag"], card["tag_class"]) == sample_analysis.comparison.tag(row)
+        assert (card["tag"], card["tag_class"]) == tag(sample_analysis.comparison, row)
         assert card["color"] == colors[card["topic"]]
         assert card["n_low"] == int(docs.loc[docs["topic"] == card["topic"], "low_confidence"].sum())
         assert card["recovered"] is None and card["n_seeds"] is None  # no stability seeds were run
@@ -44,7 +45,7 @@ def test_topic_cards_list_every_group(request, name):
         row = table.loc[card["topic"]]
         assert [g["share"] for g in card["per_group"]] == pytest.approx([row[f"share_{g}"] for g in analysis.groups])
         assert card["direction"] == ""  # a trend or a grouping has no two-group direction
-        assert (card["tag"], card["tag_class"]) == analysis.comparison.tag(row)
+        assert (card["tag"], card["tag_class"]) == tag(analysis.comparison, row)
 
 
 def test_area_rows_match_the_area_comparison(sample_analysis):

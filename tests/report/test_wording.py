@@ -70,6 +70,6 @@ def test_papers_without_titles_show_their_first_sentence_as_plain_text(sample_co
     assert titles[0] == "Distributed k-Means number 0." and not any("$" in t for t in titles)
     page = render_report(analysis)
     assert "Distributed k-Means number" in visible_text(page) and wording_problems(page) == []
-    hover = [h for trace in topics.report.render.build_figures(analysis)["map"].data for h in (trace.hovertext or ())]
+    hover = [h for trace in topics.report.charts.build_figures(analysis)["map"].data for h in (trace.hovertext or ())]
     assert hover and not any("$" in h for h in hover)
     assert not analysis.topics["typical_titles"].str.contains("$", regex=False).any()

@@ -1,19 +1,19 @@
 """The comparison objects of topics.stats.comparison: which kind compare_groups returns,
-and what each kind says (narrate), draws (figures), lists (rows, tag) and is called
-(title, file_stem). Small hand-made documents tables only, no model."""
+and what each kind says (narrate) and draws at a glance (overview). What the report makes
+of each kind is tested in tests/report/test_kinds.py. Small hand-made documents tables
+only, no model."""
 
 import dataclasses
 import re
 
 import pandas as pd
-import plotly.graph_objects as go
 import pytest
 
 from tests.conftest import TREND_YEARS, make_trend_documents
 from topics.stats import narration
 from topics.stats.comparison import Comparison, Groups, Trend, TwoGroups
 from topics.stats.groups import compare_groups
-from topics.stats.trends import compare_years, prevalence
+from topics.stats.trends import compare_years
 
 
 def _docs(counts: dict, by: str = "year") -> pd.DataFrame:
@@ -135,148 +135,12 @@ def test_per_area_keeps_kind_groups_and_sizes(two, trend, grouped):
     assert area.scores == trend.scores and area.step == trend.step
 
 
-# --------------------------------------------------------------------------- tag
-
-
-def _row(comparison, label):
-    return comparison.table.set_index("label").loc[label].to_dict()
-
-
-def test_tag_per_kind(two, pair, trend, grouped):
-    # a trend: rising classes "grew", fading "shrank", the rest no tag
-    assert trend.tag(_row(trend, "fading")) == ("fading", "shrank")
-    assert trend.tag(_row(trend, "emerging")) == ("emerging", "grew")
-    assert trend.tag({"trend": "growing"}) == ("growing", "grew")
-    assert trend.tag({"trend": "stable"}) == ("", "") and trend.tag({"trend": "no clear trend"}) == ("", "")
-    # two years: grew / shrank
-    assert two.tag(_row(two, "t0")) == ("grew", "grew") and two.tag(_row(two, "t1")) == ("shrank", "shrank")
-    assert two.tag({"direction": "no clear change"}) == ("", "")
-    # two other groups and unordered groups: a lean
-    assert pair.tag(_row(pair, "t0")) == ("higher in Oral", "lean")
-    assert pair.tag(_row(pair, "t1")) == ("higher in Poster", "lean")
-    assert pair.tag({"direction": "no clear difference"}) == ("", "")
-    assert grouped.tag(_row(grouped, "t0")) == ("more in ICLR", "lean")
-    assert grouped.tag({"leans": "less in ICML"}) == ("less in ICML", "lean")
-    assert grouped.tag({"leans": "no clear difference"}) == ("", "")
-    for comparison in (two, pair, trend, grouped):
-        assert comparison.tag(None) == ("", "")
-
-
-# --------------------------------------------------------------------------- rows
-
-
-def test_two_groups_rows(two):
-    stability = pd.DataFrame({"topic": [0, 1], "same_direction": [3, 1], "n_seeds": [3, 3]})
-    rows = two.rows(stability=stability)
-    assert len(rows) == len(two.table)
-    assert all(set(r) == {"topic", "label", "n_a", "n_b", "share_a", "share_b", "diff", "low", "high", "z", "p", "q", "direction", "held"}
-               for r in rows)
-    assert [r["topic"] for r in rows] == two.table["topic"].tolist()
-    row = next(r for r in rows if r["topic"] == 0)
-    expected = two.table.set_index("topic").loc[0]
-    assert (row["n_a"], row["n_b"]) == (2, 30) and row["share_a"] == pytest.approx(0.1) and row["share_b"] == pytest.approx(0.375)
-    assert (row["diff"], row["low"], row["high"]) == pytest.approx((expected["diff_pp"], expected["ci_low_pp"], expected["ci_high_pp"]))
-    assert (row["z"], row["q"], row["direction"]) == (expected["z"], expected["q_value"], "grew")
-    assert row["held"] == "3/3" and next(r for r in rows if r["topic"] == 1)["held"] == "1/3"
-    assert next(r for r in rows if r["topic"] == 2)["held"] == ""
-    assert all(r["held"] == "" for r in two.rows())
-
-
-def test_trend_rows(trend):
-    bursts = pd.DataFrame({"topic": [4, 4, 0], "start": [2024, 2022, 2025], "end": [2024, 2023, 2025]})
-    rows = trend.rows(bursts=bursts)
-    assert len(rows) == len(trend.table) and [r["topic"] for r in rows] == trend.table["topic"].tolist()
-    assert all(set(r) == {"topic", "label", "shares", "slope", "low", "high", "z", "q", "trend", "row_class", "burst"} for r in rows)
-    by_label = {r["label"]: r for r in rows}
-    expected = trend.table.set_index("label").loc["fading"]
-    fading = by_label["fading"]
-    assert fading["shares"] == pytest.approx([expected[f"share_{y}"] for y in TREND_YEARS])
-    assert (fading["slope"], fading["low"], fading["high"]) == pytest.approx(
-        (expected["slope_pp"], expected["slope_low_pp"], expected["slope_high_pp"]))
-    assert fading["trend"] == "fading" and fading["row_class"] == "shrank" and fading["burst"] == ""
-    assert by_label["emerging"]["row_class"] == "grew" and by_label["emerging"]["burst"] == "2025"
-    assert by_label["bump"]["burst"] == "2022–2023, 2024"  # sorted by start, a span with a dash
-    assert all(r["burst"] == "" for r in trend.rows())
-
-
-def test_groups_rows(grouped):
-    rows = grouped.rows()
-    assert len(rows) == len(grouped.table) and [r["topic"] for r in rows] == grouped.table["topic"].tolist()
-    assert all(set(r) == {"topic", "label", "shares", "share_all", "zs", "chi2", "q", "leans", "row_class"} for r in rows)
-    row = next(r for r in rows if r["topic"] == 0)
-    expected = grouped.table.set_index("topic").loc[0]
-    assert row["shares"] == pytest.approx([0.4, 0.1, 0.2]) and row["share_all"] == pytest.approx(70 / 300)
-    assert row["zs"] == pytest.approx([expected[f"z_{g}"] for g in grouped.groups])
-    assert row["leans"] == "more in ICLR" and row["row_class"] == "lean"
-    quiet = compare_groups(_docs({"A": {0: 10, 1: 10}, "B": {0: 10, 1: 10}, "C": {0: 11, 1: 9}}, by="venue"), by="venue")
-    assert all(r["row_class"] == "" and r["leans"] == "no clear difference" for r in quiet.rows())
-
-
-# --------------------------------------------------------------------------- figures
-
-
-def test_two_groups_figures(two, pair, years):
-    prev = prevalence(years)
-    sentinel = go.Figure()
-    assert list(two.figures(prev)) == ["shift", "significance", "sizes"]
-    assert list(two.figures(prev, topic_map=sentinel)) == ["shift", "significance", "map", "sizes"]
-    assert two.figures(prev, topic_map=sentinel)["map"] is sentinel
-    areas = _per_area(years, {0: 0, 1: 0, 2: 1, -1: -1})
-    assert len(areas) == 2
-    figs = two.figures(prev, areas=areas, topic_map=sentinel)
-    assert list(figs) == ["area_shift", "shift", "significance", "map", "sizes"]
-    assert figs["area_shift"].layout.title.text == "Which areas grew or shrank from 2024 to 2025?"
-    assert figs["shift"].layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
-    one_area = _per_area(years, {0: 0, 1: 0, 2: 0, -1: -1})
-    assert len(one_area) == 1 and "area_shift" not in two.figures(prev, areas=one_area)
-    shift = pair.figures(prevalence(_docs(STATUS, by="status"), by="status"))
-    assert list(shift) == ["shift", "significance", "sizes"]
-    assert shift["shift"].layout.title.text == "Which topics are more common in Oral or in Poster?"
-
-
-def test_trend_figures(trend, trend_docs):
-    prev = prevalence(trend_docs)
-    sentinel = go.Figure()
-    assert list(trend.figures(prev)) == ["trends", "movers", "slopes"]
-    areas = _per_area(trend_docs, {t: t % 2 for t in range(8)})
-    assert type(areas) is Trend and len(areas) == 2
-    figs = trend.figures(prev, areas=areas, topic_map=sentinel)
-    assert list(figs) == ["trends", "movers", "slopes", "area_slopes", "map"]
-    assert figs["map"] is sentinel and figs["area_slopes"].layout.title.text == "Which areas rose or fell?"
-    assert figs["slopes"].layout.title.text == "Which topics rose or fell, 2021–2025?"
-
-
-def test_groups_figures(grouped, venues):
-    prev = prevalence(venues, by="venue")
-    sentinel = go.Figure()
-    assert list(grouped.figures(prev)) == ["heatmap", "sizes"]
-    areas = _per_area(venues, {0: 0, 1: 1, 2: 1}, by="venue")
-    assert type(areas) is Groups and len(areas) == 2
-    figs = grouped.figures(prev, areas=areas, topic_map=sentinel)
-    assert list(figs) == ["heatmap", "area_heatmap", "sizes", "map"]
-    assert figs["map"] is sentinel and figs["area_heatmap"].layout.title.text == "Which areas lean to which group?"
-
-
 def test_overview_is_the_chart_of_each_kind(two, trend, grouped):
     assert two.overview_key == "shift" and trend.overview_key == "slopes" and grouped.overview_key == "heatmap"
     assert two.overview().layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
     assert two.per_area(two.table).overview().layout.yaxis.title.text.startswith("area (sorted by z-score")
     assert trend.overview(title="T").layout.title.text == "T"
     assert grouped.overview().data[0].type == "heatmap"
-
-
-# --------------------------------------------------------------------------- title and file name
-
-
-def test_title_and_file_stem_per_kind(two, pair, trend, grouped, trend_docs):
-    assert two.title("ICLR") == "ICLR 2024 vs 2025: topics and trends" and two.file_stem("iclr") == "iclr-2024-vs-2025"
-    assert pair.title("ICLR") == "ICLR: topics by status (Oral, Poster)" and pair.file_stem("iclr") == "iclr-by-status"
-    assert trend.title("ICLR") == "ICLR 2021–2025: topics and trends" and trend.file_stem("iclr") == "iclr-2021-2025"
-    assert grouped.title("Papers") == "Papers: topics by venue (ICLR, ICML, NeurIPS)"
-    assert grouped.file_stem("topics") == "topics-by-venue"
-    tiers = trend_docs.assign(tier=trend_docs["year"].map({2021: "low", 2022: "low", 2023: "mid", 2024: "high", 2025: "high"}))
-    steps = compare_groups(tiers, by="tier", groups=["low", "mid", "high"], ordered=True)
-    assert steps.title("ICLR") == "ICLR low–high: topics and trends" and steps.file_stem("iclr") == "iclr-by-tier"
 
 
 # --------------------------------------------------------------------------- narrate
@@ -333,15 +197,10 @@ def test_one_group_describes_the_topics_of_one_year():
     assert (one.table["ci_low"] < one.table["share_2024"]).all() and (one.table["share_2024"] < one.table["ci_high"]).all()
     counted = describe_group(docs, include_outliers=True)
     assert counted.sizes == {2024: 10} and -1 in counted.table["topic"].tolist() and counted.outliers_counted
-    assert one.rows() == [] and one.tag(one.table.iloc[0]) == ("", "")
-    assert one.title("ICLR") == "ICLR 2024: topics" and one.file_stem("iclr") == "iclr-2024"
     text = one.narrate()
     assert text[0] == "The 2024 papers (9 papers with a topic) fall into 2 topics."
     assert text[1] == "The largest: diffusion (66.7 %) and graphs (33.3 %)."
     assert "nothing to compare" in text[-1] and "topics update" in text[-1]
-    prev = prevalence(docs)
-    figs = one.figures(prev, topic_map=go.Figure())
-    assert list(figs) == ["map", "sizes"]
     overview = one.overview().to_dict()
     assert len(overview["data"]) == 1 and sorted(overview["data"][0]["y"]) == ["diffusion", "graphs"]
     area = one.per_area(one.table)

@@ -21,120 +21,16 @@ from pathlib import Path
 
 import jinja2
 
-from topics import figures
 from topics.pipeline import Analysis
+from topics.report.charts import CHARTS, build_figures
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
+from topics.report.kinds import view
 from topics.report.sections import area_rows, new_in_year_section, new_topic_section, theme_section, topic_cards
 from topics.stats.stability import refits_ran
 
-__all__ = ["build_figures", "render_report", "seed_range", "write_report"]
+__all__ = ["render_report", "seed_range", "write_report"]
 
 _PACKAGES = ("topics", "bertopic", "umap-learn", "hdbscan", "sentence-transformers", "torch", "scikit-learn", "pandas", "plotly")
-
-# How to read each chart, shown above it.
-_HOW_TO_READ = {
-    "area_shift": "Areas group related topics. Left: each area's share of papers in the earlier year (open circle) "
-    "and the later year (filled). Right: the change in percentage points with its 95 % interval. The topic "
-    "charts below break each area down.",
-    "shift": "Left: each topic's share of papers in the earlier year (open circle) and the later year (filled). "
-    "Right: the change in percentage points with its 95 % interval; an interval that crosses zero is compatible "
-    "with no change. Faded bars did not pass the false-discovery correction.",
-    "significance": "Each dot is a topic: further right means it grew more, higher means stronger evidence. "
-    "Only dots above the dashed line (q < 0.05) are changes we can call real; size is the number of papers.",
-    "map": "Each point is a paper; papers with similar abstracts lie close together. {colours}{outliers}. Area names sit at their "
-    "centres; zoom in (drag a box) to see the topic names, or hover over a point. Search to circle the matching "
-    "papers, click a point to read its abstract, use the buttons (over six years: the menu of periods and years) to "
-    "show one year or period, and click legend entries to "
-    "hide topics. Distances between far-apart groups mean little in this layout.",
-    "sizes": "Bars are shares of each year's papers, so years of different size compare fairly; "
-    "whiskers are 95 % intervals.",
-    "terms": "The words that most distinguish each topic from the others (class-based TF-IDF over words and "
-    "two-word phrases). Longer bars mean more distinctive.",
-    "similarity": "Darker cells join topics whose papers read alike; rows are ordered so that related topics sit together.",
-    "hierarchy": "Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
-    "trends": "One panel per topic: its share of each year's papers (line) and the 95 % interval of that share "
-    "(band). Panels run from emerging and growing topics to fading, stable and unclear ones; every axis starts at zero, "
-    "so compare the shape of a line with its own band, not heights across panels. A year with few papers has a wide band; "
-    "each axis runs to one and a half times its line's peak, so a band cut at the top runs further (hover for it).",
-    "movers": "The topics with the steepest slopes (percentage points per year), one line each across the years. "
-    "Solid lines are clear trends (false-discovery rate q < 0.05); dotted ones are steep but not clear. Where one topic "
-    "is far larger than the others, the lines open as shares of each topic's own peak (100 = its highest share; the "
-    "buttons switch to shares of papers, and the hover always gives the share).",
-    "slopes": "Each topic's linear trend in percentage points per year with its 95 % interval; an interval that crosses "
-    "zero is compatible with no trend. Faded bars are not clear trends (Cochran-Armitage q ≥ 0.05).",
-    "heatmap": "Each cell: how much more (red) or less (blue) common a topic is in one group than in the others, as a "
-    "log-odds z-score with the pooled shares as prior; |z| above 2 is unusual for one cell. Bold topic names differ "
-    "clearly between the groups (chi-square test, q < 0.05).",
-    "area_sizes": "Areas group related topics: each area's share of the papers, with its 95 % interval. The charts "
-    "below break the areas down into topics.",
-    "area_slopes": "Areas group related topics: each area's linear trend in percentage points per year with its "
-    "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
-    "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
-    "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
-    "themes": "Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
-    "Intervals that overlap widely are compatible with no change.",
-}
-# Non-year groupings: the same charts, said of groups.
-_HOW_TO_READ_GROUPS = {
-    "area_shift": "Areas group related topics. Left: each area's share of the papers in each group. Right: the "
-    "difference in percentage points with its 95 % interval. The charts below break each area down.",
-    "shift": "Left: each topic's share of the papers in each group. Right: the difference in percentage points with its "
-    "95 % interval; an interval that crosses zero is compatible with no difference. Faded bars did not pass the "
-    "false-discovery correction.",
-    "significance": "Each dot is a topic: further right means more common in the second group, higher means stronger "
-    "evidence. Only dots above the dashed line (q < 0.05) are differences we can call real; size is the number of papers.",
-    "sizes": "Bars are shares of each group's papers, so groups of different size compare fairly; whiskers are 95 % intervals.",
-}
-
-
-def build_figures(analysis: Analysis) -> dict:
-    """Every chart of the report, by key, built from the analysis tables.
-
-    First the comparison's own charts (:meth:`topics.stats.comparison.Comparison.figures`:
-    for two groups the areas' shift, the prevalence shift, the significance plot, the map
-    and the shares; for three or more years the small multiples of shares, the biggest
-    movers, the slopes, the areas' slopes and the map; for three or more other groups the
-    heatmap of log-odds z, the areas' heatmap, the shares and the map). Then, for every
-    kind, the terms, similarity and hierarchy charts.
-    """
-    topic_map = figures.topic_map(
-        analysis.documents, analysis.coords, max_points=figures.MAP_MAX_POINTS,
-        random_state=int(analysis.settings.get("random_state", 0)),
-    )
-    figs = analysis.comparison.figures(analysis.prevalence, areas=analysis.area_comparison, topic_map=topic_map)
-    if len(analysis.terms):
-        figs["terms"] = figures.topic_terms(analysis.terms)
-    if analysis.similarity["topic_a"].nunique() >= 2:
-        figs["similarity"] = figures.topic_similarity_heatmap(analysis.similarity)
-        figs["hierarchy"] = figures.topic_hierarchy(analysis.similarity)
-    if analysis.themes is not None:
-        figs["themes"] = figures.theme_shares(analysis.themes.prevalence)
-    return figs
-
-
-def _how_to_read(key: str, fig, analysis: Analysis) -> str:
-    """The chart's reading guide (said of groups where the grouping is not by year); for a
-    sampled map, how many papers it shows."""
-    text = _how(key, analysis)
-    if key == "map":  # name the grey points only where there are some
-        grey = bool((analysis.documents["topic"] == -1).any())
-        by_area = int((analysis.areas["area"] != -1).sum()) >= 2 if len(analysis.areas) else False  # as figures.topic_map colours
-        text = text.format(
-            colours="Colours follow the areas (shades of one colour are the topics of one area)" if by_area
-            else "Each topic has its own colour, and its name sits at its centre",
-            outliers=", grey points are outliers that fit no topic" if grey else "",
-        )
-        if not by_area:
-            text = text.replace(" Area names sit at their centres; zoom in (drag a box) to see the topic names, or", " Zoom in (drag a box) or")
-    meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
-    if meta and meta["n_points"] < meta["n_documents"]:
-        text += (
-            f" To keep this file small the map shows {meta['n_points']:,} of the {meta['n_documents']:,} papers, "
-            "a random sample drawn within each topic and year in proportion to its size; every table and "
-            "statistic in this report counts all papers."
-        )
-    return text
-
 
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
@@ -146,10 +42,14 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _how(key: str, analysis: Analysis) -> str:
-    if analysis.by != "year" and key in _HOW_TO_READ_GROUPS:
-        return _HOW_TO_READ_GROUPS[key]
-    return _HOW_TO_READ[key]
+def _chart_sections(analysis: Analysis) -> list[dict]:
+    """Each chart of the report (:func:`topics.report.charts.build_figures`) with its guide
+    and its HTML, in reading order."""
+    config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
+    return [
+        {"key": key, "how": CHARTS[key].how(analysis, fig), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
+        for key, fig in build_figures(analysis).items()
+    ]
 
 
 @functools.lru_cache(maxsize=1)
@@ -209,12 +109,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     a, b = groups[0], groups[-1]
     venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
     venue = "/".join(venues) if venues else "Papers"
-    figures = build_figures(analysis)
-    config = {"displaylogo": False, "responsive": True, "modeBarButtonsToRemove": ["toImage"]}
-    charts = [
-        {"key": key, "how": _how_to_read(key, fig, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
-        for key, fig in figures.items()
-    ]
+    charts = _chart_sections(analysis)
     themes = theme_section(analysis)
     if themes is not None:
         themes["chart"] = next(c for c in charts if c["key"] == "themes")
@@ -230,15 +125,17 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     )
     env.filters["seed_range"] = seed_range
     template = env.get_template("report.html.j2")
+    shown = view(comparison)
     return template.render(
-        title=title or comparison.title(venue),
+        title=title or shown.title(comparison, venue),
         year_a=a,
         year_b=b,
-        kind=comparison.kind,
+        heading=shown.heading(comparison),
+        shown_template=shown.template,
         compares=comparison.compares,
         by=by,
         groups=groups,
-        rows=comparison.rows(stability=stability if refitted else None, bursts=analysis.bursts),
+        rows=shown.rows(comparison, stability if refitted else None, analysis.bursts),
         bursts_run=comparison.trend_over_years,
         summary=comparison.narrate(stability=stability, bursts=analysis.bursts, areas=analysis.area_comparison),
         areas=area_rows(analysis),

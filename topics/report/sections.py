@@ -10,6 +10,7 @@ import numpy as np
 
 from topics.figures.style import PALETTE, topic_colors
 from topics.pipeline import Analysis
+from topics.report.kinds import tag
 from topics.stats.stability import refits_ran
 from topics.text import first_sentence, paper_title, plain_text
 from topics.themes.tracking import narrate_themes, theme_topics
@@ -61,8 +62,8 @@ def topic_cards(analysis: Analysis) -> list[dict]:
                     {"name": g, "n": int(c[f"n_{g}"]) if c is not None else 0, "share": float(c[f"share_{g}"]) if c is not None else 0.0}
                     for g in groups
                 ],
-                "tag": comparison.tag(c)[0],
-                "tag_class": comparison.tag(c)[1],
+                "tag": tag(comparison, c)[0],
+                "tag_class": tag(comparison, c)[1],
                 "papers": papers,
             }
         )

@@ -16,10 +16,12 @@ methods, so the report and the tables need no comparison to exist.
 Each holds the per-topic ``table`` (a tidy DataFrame, its columns documented in
 :func:`~topics.stats.groups.compare_groups`), the grouping column ``by``, the ``groups``
 in order and the documents counted per group (``sizes``). Each knows how to say what it
-found (:meth:`Comparison.narrate`), which charts show it (:meth:`Comparison.figures`),
-the rows of the report's table (:meth:`Comparison.rows`) and the one-word verdict on a
-topic (:meth:`Comparison.tag`): code that uses a comparison never asks which kind it is,
-and a new kind of comparison is one new class here.
+found (:meth:`Comparison.narrate`) and which chart shows it at a glance
+(:meth:`Comparison.overview`): code that uses a comparison never asks which kind it is.
+What the report makes of each kind (its charts, the rows of its table, the verdict on a
+topic, its title and file name) is declared in :mod:`topics.report.kinds` and
+:mod:`topics.report.charts`; a new kind of comparison is one new class here and one
+declaration there.
 """
 
 from __future__ import annotations
@@ -59,8 +61,8 @@ class Comparison:
     >>> isinstance(comparison, topics.Comparison)
     True
     >>> sentences = comparison.narrate(areas=analysis.area_comparison)
-    >>> charts = comparison.figures(analysis.prevalence)
-    >>> isinstance(sentences, list) and isinstance(charts, dict)
+    >>> chart = comparison.overview()              # a plotly Figure
+    >>> isinstance(sentences, list) and len(chart.data) > 0
     True
     """
 
@@ -111,51 +113,9 @@ class Comparison:
         """Plain sentences on what the comparison found (:mod:`topics.stats.narration`)."""
         raise NotImplementedError
 
-    def figures(self, prevalence: pd.DataFrame, *, areas: Comparison | None = None, topic_map=None) -> dict:
-        """The charts of this comparison, in reading order, by key; ``areas`` adds the
-        areas' overview chart, ``topic_map`` (a figure) is placed where it reads best."""
-        raise NotImplementedError
-
     def overview(self, *, title: str | None = None):
         """The one chart that shows this comparison at a glance."""
         raise NotImplementedError
-
-    def rows(self, *, stability: pd.DataFrame | None = None, bursts: pd.DataFrame | None = None) -> list[dict]:
-        """One dict of numbers and text per row of ``table``, for the report's table."""
-        raise NotImplementedError
-
-    def tag(self, row) -> tuple[str, str]:
-        """A topic's verdict and its style class: ("grew", "grew"), ("fading", "shrank"),
-        ("more in Oral", "lean"), or ("", "") where nothing is clear. ``row`` is the
-        topic's row of ``table`` (or ``None``)."""
-        raise NotImplementedError
-
-    def title(self, venue: str) -> str:
-        """The report's default title."""
-        return f"{venue}: topics by {self.by} ({', '.join(map(str, self.groups))})"
-
-    def file_stem(self, venue_stem: str) -> str:
-        """A file name (no suffix) that says what was compared."""
-        return f"{venue_stem}-by-{self.by}"
-
-
-def _area_chart(areas: Comparison | None, *, title: str | None = None) -> dict:
-    """The areas' overview chart, keyed ``area_<key>``, where there are two or more areas."""
-    if areas is None or len(areas) < 2:
-        return {}
-    return {f"area_{areas.overview_key}": areas.overview(title=title)}
-
-
-def _map(topic_map) -> dict:
-    return {} if topic_map is None else {"map": topic_map}
-
-
-def _lean_tag(label: str) -> tuple[str, str]:
-    if label in ("grew", "shrank"):
-        return label, label
-    if label.startswith(("higher in", "more in", "less in")):
-        return label, "lean"
-    return "", ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,44 +178,9 @@ class TwoGroups(Comparison):
         lead = narration.narrate_areas(areas, max_items=(max_items + 1) // 2, alpha=alpha) if areas is not None else []
         return lead + narration.narrate_years(self, stability=stability, max_items=max_items, alpha=alpha)
 
-    def figures(self, prevalence, *, areas=None, topic_map=None):
-        out = _area_chart(areas)
-        out["shift"] = figures.prevalence_shift(self)
-        out["significance"] = figures.significance_plot(self)
-        out |= _map(topic_map)
-        out["sizes"] = figures.topic_sizes(prevalence)
-        return out
-
     def overview(self, *, title=None):
         return figures.prevalence_shift(self, title=title, unit=self.unit)
 
-    def rows(self, *, stability=None, bursts=None):
-        a, b = self.group_a, self.group_b
-        held = {}
-        if stability is not None and len(stability):
-            held = {int(r.topic): f"{r.same_direction}/{r.n_seeds}" for r in stability.itertuples(index=False)}
-        return [
-            {
-                "topic": int(r["topic"]), "label": r["label"], "n_a": int(r[f"n_{a}"]), "n_b": int(r[f"n_{b}"]),
-                "share_a": r[f"share_{a}"], "share_b": r[f"share_{b}"], "diff": r["diff_pp"],
-                "low": r["ci_low_pp"], "high": r["ci_high_pp"], "z": r["z"], "p": r["p_value"], "q": r["q_value"],
-                "direction": r["direction"], "held": held.get(int(r["topic"]), ""),
-            }
-            for r in self.table.to_dict("records")
-        ]
-
-    def tag(self, row):
-        return ("", "") if row is None else _lean_tag(row["direction"])
-
-    def title(self, venue):
-        if self.by == "year":
-            return f"{venue} {self.group_a} vs {self.group_b}: topics and trends"
-        return super().title(venue)
-
-    def file_stem(self, venue_stem):
-        if self.by == "year":
-            return f"{venue_stem}-{self.group_a}-vs-{self.group_b}"
-        return super().file_stem(venue_stem)
 
 
 @dataclass(frozen=True, eq=False)
@@ -299,49 +224,9 @@ class Trend(Comparison):
     def narrate(self, *, stability=None, bursts=None, areas=None, max_items=5, alpha=0.05):
         return narration.narrate_trend(self, bursts=bursts, max_items=max_items, alpha=alpha)
 
-    def figures(self, prevalence, *, areas=None, topic_map=None):
-        out = {
-            "trends": figures.share_trends(prevalence, self),
-            "movers": figures.trend_movers(prevalence, self),
-            "slopes": figures.trend_slopes(self),
-        }
-        out |= _area_chart(areas, title="Which areas rose or fell?")
-        return out | _map(topic_map)
-
     def overview(self, *, title=None):
         return figures.trend_slopes(self, title=title)
 
-    def rows(self, *, stability=None, bursts=None):
-        return [
-            {
-                "topic": int(r["topic"]), "label": r["label"], "shares": [r[f"share_{g}"] for g in self.groups],
-                "slope": r["slope_pp"], "low": r["slope_low_pp"], "high": r["slope_high_pp"], "z": r["z"], "q": r["q_value"],
-                "trend": r["trend"], "row_class": {"emerging": "grew", "growing": "grew", "fading": "shrank"}.get(r["trend"], ""),
-                "burst": _burst_text(bursts, r["topic"]),
-            }
-            for r in self.table.to_dict("records")
-        ]
-
-    def tag(self, row):
-        if row is None:
-            return "", ""
-        style = {"emerging": "grew", "growing": "grew", "fading": "shrank"}.get(row["trend"], "")
-        return (row["trend"], style) if style else ("", "")
-
-    def title(self, venue):
-        return f"{venue} {self.groups[0]}–{self.groups[-1]}: topics and trends"
-
-    def file_stem(self, venue_stem):
-        if self.by == "year":
-            return f"{venue_stem}-{self.groups[0]}-{self.groups[-1]}"
-        return super().file_stem(venue_stem)
-
-
-def _burst_text(bursts, topic) -> str:
-    if bursts is None or not len(bursts):
-        return ""
-    rows = bursts[bursts["topic"] == topic].sort_values("start")
-    return ", ".join(f"{r.start}" if r.start == r.end else f"{r.start}–{r.end}" for r in rows.itertuples(index=False))
 
 
 @dataclass(frozen=True, eq=False)
@@ -370,27 +255,9 @@ class Groups(Comparison):
     def narrate(self, *, stability=None, bursts=None, areas=None, max_items=5, alpha=0.05):
         return narration.narrate_groups(self, max_items=max_items, alpha=alpha)
 
-    def figures(self, prevalence, *, areas=None, topic_map=None):
-        out = {"heatmap": figures.group_heatmap(self)}
-        out |= _area_chart(areas, title="Which areas lean to which group?")
-        out["sizes"] = figures.topic_sizes(prevalence)
-        return out | _map(topic_map)
-
     def overview(self, *, title=None):
         return figures.group_heatmap(self, title=title)
 
-    def rows(self, *, stability=None, bursts=None):
-        return [
-            {
-                "topic": int(r["topic"]), "label": r["label"], "shares": [r[f"share_{g}"] for g in self.groups],
-                "share_all": r["share_all"], "zs": [r[f"z_{g}"] for g in self.groups], "chi2": r["chi2"], "q": r["q_value"],
-                "leans": r["leans"], "row_class": "" if r["leans"] == "no clear difference" else "lean",
-            }
-            for r in self.table.to_dict("records")
-        ]
-
-    def tag(self, row):
-        return ("", "") if row is None else _lean_tag(row["leans"])
 
 
 @dataclass(frozen=True, eq=False)
@@ -423,12 +290,6 @@ class OneGroup(Comparison):
     def narrate(self, *, stability=None, bursts=None, areas=None, max_items=5, alpha=0.05):
         return narration.narrate_one_group(self, areas=areas, max_items=max_items)
 
-    def figures(self, prevalence, *, areas=None, topic_map=None):
-        out = _area_chart(areas, title=f"How big is each area? Share of the {self.group} papers")
-        out |= _map(topic_map)
-        out["sizes"] = figures.topic_sizes(prevalence)
-        return out
-
     def prevalence(self) -> pd.DataFrame:
         """The table in the layout of :func:`topics.stats.trends.prevalence` (one group)."""
         g, t = self.group, self.table
@@ -441,15 +302,3 @@ class OneGroup(Comparison):
 
     def overview(self, *, title=None):
         return figures.topic_sizes(self.prevalence(), title=title)
-
-    def rows(self, *, stability=None, bursts=None):
-        return []
-
-    def tag(self, row):
-        return "", ""
-
-    def title(self, venue):
-        return f"{venue} {self.group}: topics" if self.by == "year" else f"{venue}, {self.by} {self.group}: topics"
-
-    def file_stem(self, venue_stem):
-        return f"{venue_stem}-{self.group}" if self.by == "year" else f"{venue_stem}-{self.by}-{self.group}"
