@@ -144,7 +144,6 @@ LONG_FUNCTIONS = {
     "cli.py:build_parser": "the argparse declaration of every command and option: a flat list, one call per option",
     "cli.py:_run_report": "the report command's steps and messages; splits with analyze's stages, whose settings it reads",
     "clustering/model.py:TopicModel._fit_ordered": "the fit on canonically ordered rows, a list of calls (graph, runs, consensus, names) that still reads as one; to split next",
-    "report/explorer.py:explorer_data": "one dict literal of the explorer page's fields, a line each",
 }
 
 

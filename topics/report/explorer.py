@@ -175,50 +175,23 @@ def explorer_data(
     emb = _embeddings(analysis)
     rows = explorer_rows(docs["topic"], emb, max_papers=max_papers) if emb is not None else np.arange(min(len(docs), max_papers))
     sub = docs.iloc[rows]
-    by = analysis.by
-    abstracts = sub["abstract"].fillna("").astype(str).tolist()
-    titles = sub["title"].fillna("").astype(str).str.strip().tolist() if "title" in sub else [""] * len(sub)
-    titles = [paper_title(t, a, max_chars=120) for t, a in zip(titles, abstracts)]
-    papers: dict = {"title": titles, "abstract": abstracts, "year": [int(y) for y in sub["year"]]}
-    groups = [str(g) for g in analysis.groups] if by != "year" else [str(y) for y in sorted(docs["year"].unique())]
-    if by != "year":
-        index = {g: i for i, g in enumerate(analysis.groups)}
-        papers["group"] = [index.get(g, -1) for g in sub[by]]
-    papers["topic"] = [int(t) for t in sub["topic"]]
-    papers["area"] = [int(a) for a in sub["area"]] if "area" in sub else [-1] * len(sub)
-    papers["confidence"] = [int(round(100 * c)) if c == c else 0 for c in sub["confidence"]]
-    papers["low"] = [int(v) for v in sub["low_confidence"]]
-    papers["pos"] = [int(r) for r in rows]
     coords = np.asarray(analysis.coords, dtype=float)[rows] if analysis.coords is not None else np.zeros((len(rows), 2))
-    papers["x"] = [round(float(v), 3) for v in coords[:, 0]]
-    papers["y"] = [round(float(v), 3) for v in coords[:, 1]]
+    papers = _paper_fields(analysis, sub, rows, coords)
     if emb is not None:
         near, sims = nearest_papers(emb[rows], k=k)
         papers["neighbors"] = near.tolist()
         papers["similarity"] = np.rint(100 * sims).astype(int).tolist()
-    themes: list[str] = []
-    if analysis.themes is not None:
-        themes = [str(t) for t in analysis.themes.summary["theme"]]
-        index = {t: i for i, t in enumerate(themes)}
-        members = analysis.themes.members
-        per_doc: dict = {}
-        for doc_id, theme in zip(members["doc_id"], members["theme"]):
-            per_doc.setdefault(doc_id, []).append(index[str(theme)])
-        papers["themes"] = [sorted(per_doc.get(d, [])) for d in sub["doc_id"]]
+    themes = _theme_fields(analysis, sub, papers)
     has_url = "url" in sub.columns
     if has_url:
         papers["url"] = [_link(u) for u in sub["url"]]
-    topics = analysis.topics
     out = {
         "n_documents": len(docs),
         "n_papers": len(rows),
         "max_papers": int(max_papers),
-        "by": by,
-        "groups": groups,
-        "topics": [
-            {"id": int(t.topic), "label": str(t.label), "area": int(getattr(t, "area", -1))}
-            for t in topics.sort_values("topic", key=lambda s: s.where(s != -1, np.iinfo(np.int64).max)).itertuples(index=False)
-        ],
+        "by": analysis.by,
+        "groups": [str(g) for g in analysis.groups] if analysis.by != "year" else [str(y) for y in sorted(docs["year"].unique())],
+        "topics": _topic_list(analysis.topics),
         "areas": [
             {"id": int(a.area), "label": str(a.label)} for a in analysis.areas.itertuples(index=False) if int(a.area) != -1
         ] if len(analysis.areas) else [],
@@ -228,9 +201,52 @@ def explorer_data(
         "papers": papers,
     }
     limit = PACK_ABOVE if pack_above is None else pack_above
-    if sum(map(len, titles)) + sum(map(len, abstracts)) > limit:
+    if sum(map(len, papers["title"])) + sum(map(len, papers["abstract"])) > limit:
         out["packed"] = pack_text(json.dumps(out.pop("papers"), ensure_ascii=False, separators=(",", ":"), allow_nan=False))
     return out
+
+
+def _paper_fields(analysis: Analysis, sub: pd.DataFrame, rows: np.ndarray, coords: np.ndarray) -> dict:
+    """The explorer's per-paper lists of the papers ``sub`` (rows ``rows`` of the documents,
+    at ``coords`` on the map), up to the coordinates."""
+    by = analysis.by
+    abstracts = sub["abstract"].fillna("").astype(str).tolist()
+    titles = sub["title"].fillna("").astype(str).str.strip().tolist() if "title" in sub else [""] * len(sub)
+    titles = [paper_title(t, a, max_chars=120) for t, a in zip(titles, abstracts)]
+    papers: dict = {"title": titles, "abstract": abstracts, "year": [int(y) for y in sub["year"]]}
+    if by != "year":
+        index = {g: i for i, g in enumerate(analysis.groups)}
+        papers["group"] = [index.get(g, -1) for g in sub[by]]
+    papers["topic"] = [int(t) for t in sub["topic"]]
+    papers["area"] = [int(a) for a in sub["area"]] if "area" in sub else [-1] * len(sub)
+    papers["confidence"] = [int(round(100 * c)) if c == c else 0 for c in sub["confidence"]]
+    papers["low"] = [int(v) for v in sub["low_confidence"]]
+    papers["pos"] = [int(r) for r in rows]
+    papers["x"] = [round(float(v), 3) for v in coords[:, 0]]
+    papers["y"] = [round(float(v), 3) for v in coords[:, 1]]
+    return papers
+
+
+def _theme_fields(analysis: Analysis, sub: pd.DataFrame, papers: dict) -> list[str]:
+    """The themes' names; with themes, each paper's themes (indices into them) join ``papers``."""
+    if analysis.themes is None:
+        return []
+    themes = [str(t) for t in analysis.themes.summary["theme"]]
+    index = {t: i for i, t in enumerate(themes)}
+    members = analysis.themes.members
+    per_doc: dict = {}
+    for doc_id, theme in zip(members["doc_id"], members["theme"]):
+        per_doc.setdefault(doc_id, []).append(index[str(theme)])
+    papers["themes"] = [sorted(per_doc.get(d, [])) for d in sub["doc_id"]]
+    return themes
+
+
+def _topic_list(topics: pd.DataFrame) -> list[dict]:
+    """The topics by id (the outliers, -1, last)."""
+    return [
+        {"id": int(t.topic), "label": str(t.label), "area": int(getattr(t, "area", -1))}
+        for t in topics.sort_values("topic", key=lambda s: s.where(s != -1, np.iinfo(np.int64).max)).itertuples(index=False)
+    ]
 
 
 def pack_text(text: str) -> str:
