@@ -187,14 +187,14 @@ trend.table["trend"].value_counts()
 # all years and the two halves of the span: read the slope and the charts, not the two
 # end points.
 #
-# The charts of a trend come from the comparison itself (`trend.figures(...)`, the same
-# the report draws). **Every topic's slope**, steepest rise on top: faded bars did not
+# The charts of a trend are the report's own (`topics.report.charts.build_figures`, the
+# charts its declarations give this kind of comparison). **Every topic's slope**, steepest rise on top: faded bars did not
 # pass the false-discovery correction, and bars whose interval crosses zero are
 # compatible with no linear trend. Over 36 years a slope of +0.1 points a year is a
 # 3.5-point change.
 
 # %%
-charts = trend.figures(analysis.prevalence, areas=analysis.area_comparison)
+charts = topics.report.charts.build_figures(analysis)
 charts["slopes"]
 
 # %% [markdown]
