@@ -136,7 +136,6 @@ def test_per_area_keeps_kind_groups_and_sizes(two, trend, grouped):
 
 
 def test_overview_is_the_chart_of_each_kind(two, trend, grouped):
-    assert two.overview_key == "shift" and trend.overview_key == "slopes" and grouped.overview_key == "heatmap"
     assert two.overview().layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
     assert two.per_area(two.table).overview().layout.yaxis.title.text.startswith("area (sorted by z-score")
     assert trend.overview(title="T").layout.title.text == "T"

@@ -67,8 +67,6 @@ class Comparison:
     """
 
     kind: ClassVar[str] = ""
-    #: Key of the chart that shows this kind of comparison in one picture (used for areas).
-    overview_key: ClassVar[str] = ""
     #: Whether groups are compared (``False`` only for :class:`OneGroup`): the comparison
     #: tables and the report's comparison sections exist only then.
     compares: ClassVar[bool] = True
@@ -138,7 +136,6 @@ class TwoGroups(Comparison):
     """
 
     kind: ClassVar[str] = "two_groups"
-    overview_key: ClassVar[str] = "shift"
 
     @property
     def group_a(self):
@@ -212,7 +209,6 @@ class Trend(Comparison):
     """
 
     kind: ClassVar[str] = "trend"
-    overview_key: ClassVar[str] = "slopes"
 
     scores: tuple = ()
     step: str = "year"
@@ -250,7 +246,6 @@ class Groups(Comparison):
     """
 
     kind: ClassVar[str] = "groups"
-    overview_key: ClassVar[str] = "heatmap"
 
     def narrate(self, *, stability=None, bursts=None, areas=None, max_items=5, alpha=0.05):
         return narration.narrate_groups(self, max_items=max_items, alpha=alpha)
@@ -279,7 +274,6 @@ class OneGroup(Comparison):
     """
 
     kind: ClassVar[str] = "one_group"
-    overview_key: ClassVar[str] = "sizes"
     compares: ClassVar[bool] = False
 
     @property
