@@ -255,6 +255,12 @@ def analyze(
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
+    The stages, in order: check the request and resolve the seed (every bad argument
+    fails here, before the expensive steps), embed (here or on a Dask cluster), fit the
+    topic model, lay out the map, build the tables and comparisons (:func:`build_tables`),
+    refit with further seeds and track themes where asked, and state the
+    :class:`Settings`; ``Analysis.timings`` holds each stage's seconds.
+
     Parameters
     ----------
     corpus
@@ -330,8 +336,9 @@ def analyze(
     try:
         with timed(timings, "embedding"):
             embeddings = _embed(corpus, embeddings, request.backend, client=client, cache=cache, show_progress=show_progress)
+        model = request.model
         with timed(timings, "topics"), _cluster(client):
-            model = request.model.fit(corpus, embeddings)
+            model.fit(corpus, embeddings)
         with timed(timings, "map"):
             coords = map_coordinates(embeddings, n_neighbors=model.params_["n_neighbors"], random_state=request.seed,
                                      neighbors=model.neighbors_, landmarks=model.landmarks_)
