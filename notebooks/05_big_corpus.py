@@ -153,7 +153,7 @@ YEARS = [int(y) for y in sorted(corpus["year"].unique()) if y <= 2022]
 analysis = topics.analyze(corpus, embedder=BACKEND, random_state=SEED, by="year", years=YEARS)
 trend = analysis.comparison
 print(f"{type(trend).__name__} over {YEARS[0]}-{YEARS[-1]} ({len(YEARS)} years); "
-      f"{len(analysis.topics[analysis.topics['topic'] != -1])} topics in {analysis.settings['n_areas']} areas; "
+      f"{len(analysis.topics[analysis.topics['topic'] != -1])} topics in {analysis.settings.n_areas} areas; "
       f"{100 * analysis.model.outlier_share_:.0f} % of papers without a topic; "
       + ", ".join(f"{stage} {seconds:.0f} s" for stage, seconds in analysis.timings.items()))
 largest = analysis.topics[analysis.topics["topic"] != -1].nlargest(1, "n_docs").iloc[0]

@@ -140,10 +140,6 @@ MAX_FUNCTION_LINES = 60
 
 #: The functions that may still be longer, each with the reason; at most five.
 LONG_FUNCTIONS = {
-    "pipeline.py:analyze": "the whole flow in one call; it becomes a list of stages next (issue 41, the lead's part)",
-    "cli.py:build_parser": "the argparse declaration of every command and option: a flat list, one call per option",
-    "cli.py:_run_report": "the report command's steps and messages; splits with analyze's stages, whose settings it reads",
-    "clustering/model.py:TopicModel._fit_ordered": "the fit on canonically ordered rows, a list of calls (graph, runs, consensus, names) that still reads as one; to split next",
 }
 
 
@@ -206,3 +202,24 @@ def test_the_lazy_public_names_and_their_static_imports_agree():
             static[alias.asname or alias.name] = node.module if alias.name not in ("figures", "datasets") else f"{node.module}.{alias.name}"
     assert static == topics._HOMES
     assert set(static) == set(topics.__all__) - {"__version__"}
+
+
+def _calls_of(name: str) -> dict[str, int]:
+    """``{module: calls of the function name}`` over the package."""
+    out = {}
+    for module, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        n = sum(isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == name
+                for node in ast.walk(tree))
+        if n:
+            out[module] = n
+    return out
+
+
+def test_the_seed_is_resolved_at_the_top_and_never_read_back_from_a_fitted_model():
+    """The seed goes down once (issue 41): ``analyze`` resolves it (and ``TopicModel.fit``,
+    for a model fitted alone, as an estimator resolves its own ``random_state``); every
+    step below takes the int, and nothing reads it out of ``params_`` to use it again."""
+    assert _calls_of("resolve_seed") == {"topics.pipeline": 1, "topics.clustering.model": 1}
+    readers = [m for m, path in modules().items() if re.search(r"""params_\[["']random_state["']\]""", path.read_text(encoding="utf-8"))]
+    assert not readers, f"these read the seed back out of a fitted model: {readers}"

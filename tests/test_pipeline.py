@@ -1,6 +1,8 @@
 """The whole analysis in one call (topics.pipeline): analyze, write_tables, embedding_texts
 and the Analysis it returns."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,7 +10,7 @@ import pytest
 import topics
 from topics.clustering.model import TopicModel
 from topics.embedding.embed import embed_texts
-from topics.pipeline import analyze, embedding_texts, write_tables
+from topics.pipeline import Settings, analyze, embedding_texts, timed, write_tables
 
 
 def test_titles_are_embedded_with_the_abstract():
@@ -66,10 +68,49 @@ def test_a_given_model_keeps_its_own_seed(sample_corpus, sample_analysis):
     model = TopicModel(random_state=5)
     analysis = analyze(sample_corpus, embeddings=sample_analysis.embeddings, model=model, random_state=0)
     assert analysis.model is model and model.params_["random_state"] == 5
-    assert analysis.settings["random_state"] == 5  # what the methods section states
-    assert analysis.settings["embedding"] == "precomputed embeddings"
+    assert analysis.settings.random_state == 5  # what the methods section states
+    assert analysis.settings.embedding == "precomputed embeddings"
     assert analysis.coords.shape == (len(sample_corpus), 2)
-    assert sample_analysis.settings["random_state"] == 0
+    assert sample_analysis.settings.random_state == 0
+
+
+def test_a_given_model_without_a_seed_takes_the_analysis_seed_once(sample_corpus, sample_analysis):
+    """The seed is resolved once, at the top: a model given without its own takes
+    ``random_state``, and the fit, the map and the report state that one."""
+    model = TopicModel(n_runs=4)
+    analysis = analyze(sample_corpus, embeddings=sample_analysis.embeddings, model=model, random_state=3)
+    assert model.random_state == 3 and model.params_["random_state"] == 3 and model.seeds_ == list(range(12, 16))
+    assert analysis.settings.random_state == 3
+
+
+def test_settings_are_typed_and_frozen_and_save_as_the_old_flat_dict(sample_analysis):
+    settings = sample_analysis.settings
+    assert isinstance(settings, Settings) and settings.by == "year" and settings.params["n_runs"] >= 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.random_state = 1
+    flat = settings.as_dict()  # the keys and their order of the 25-key dict it replaced
+    assert list(flat)[:20] == [
+        "embedding", "random_state", "include_outliers", "n_documents", "documents_per_year", "outlier_share",
+        "core_outlier_share", "low_confidence_share", "n_areas", "seeds", "n_landmarks", "reduce_outliers",
+        "stability_seeds", "by", "groups", "years", "documents_per_group", "documents_without_group",
+        "groups_per_year", "groups_year_p_value",
+    ]
+    assert list(flat)[20:] == [k for k in sample_analysis.model.params_ if k != "random_state"]
+    assert Settings.from_dict(flat) == settings and Settings.from_dict(flat).as_dict() == flat
+    updated = dataclasses.replace(settings, update={"n_documents": 3})
+    assert list(updated.as_dict())[-1] == "update" and Settings.from_dict(updated.as_dict()) == updated
+
+
+def test_timed_adds_the_seconds_of_each_stage_even_when_it_fails():
+    timings = {}
+    with timed(timings, "a"):
+        pass
+    with pytest.raises(RuntimeError), timed(timings, "b"):
+        raise RuntimeError("stage failed")
+    first = timings["a"]
+    with timed(timings, "a"):
+        pass
+    assert set(timings) == {"a", "b"} and timings["a"] >= first >= 0
 
 
 def test_write_tables_for_two_years(sample_analysis, tmp_path):
@@ -110,7 +151,7 @@ def test_analysis_kind_by_and_groups_mirror_the_comparison(request, name, kind, 
     comparison = analysis.comparison
     assert (analysis.kind, analysis.by, analysis.groups) == (comparison.kind, comparison.by, list(comparison.groups))
     assert (analysis.kind, analysis.by, analysis.groups) == (kind, by, groups)
-    assert analysis.settings["by"] == by and analysis.settings["groups"] == groups
+    assert analysis.settings.by == by and analysis.settings.groups == groups
 
 
 def test_groups_per_year_and_their_independence_test(status_analysis):
@@ -118,10 +159,10 @@ def test_groups_per_year_and_their_independence_test(status_analysis):
 
     settings = status_analysis.settings
     table = pd.crosstab(status_analysis.corpus["year"], status_analysis.corpus["status"])[["Oral", "Poster", "Spotlight"]]
-    assert settings["groups_per_year"] == {int(y): {g: int(row[g]) for g in table.columns} for y, row in table.iterrows()}
-    assert settings["groups_year_p_value"] == pytest.approx(chi2_contingency(table.to_numpy(), correction=False).pvalue)
-    assert settings["documents_per_group"] == table.sum().to_dict()
-    assert settings["documents_without_group"] == 0
+    assert settings.groups_per_year == {int(y): {g: int(row[g]) for g in table.columns} for y, row in table.iterrows()}
+    assert settings.groups_year_p_value == pytest.approx(chi2_contingency(table.to_numpy(), correction=False).pvalue)
+    assert settings.documents_per_group == table.sum().to_dict()
+    assert settings.documents_without_group == 0
 
 
 def test_a_stray_year_is_refused_before_embedding(sample_corpus):
@@ -209,7 +250,7 @@ def test_a_corpus_of_one_year_is_described_without_a_comparison(theme_corpus, tm
     with caplog.at_level("INFO", logger="topics.pipeline"):
         analysis = analyze(one_year, embedder="hashing", random_state=0, cache=False)
     assert "the corpus has one year (2024)" in caplog.text and "nothing to compare" in caplog.text
-    assert analysis.kind == "one_group" and analysis.groups == [2024] and analysis.settings["years"] == [2024]
+    assert analysis.kind == "one_group" and analysis.groups == [2024] and analysis.settings.years == [2024]
     table = analysis.comparison.table
     assert set(table["topic"]) == set(analysis.topics["topic"]) - {-1}
     assert table["n_2024"].sum() == analysis.comparison.sizes[2024] == int((analysis.documents["topic"] != -1).sum())
@@ -236,7 +277,7 @@ def test_a_small_corpus_is_embedded_in_exact_fp32_on_any_cpu(sample_corpus, monk
     monkeypatch.setattr(backends, "native_bf16", lambda: True)
     monkeypatch.setattr(backends.SentenceTransformerEmbedder, "encode", encode)
     analysis = analyze(sample_corpus, embedder="minilm", cache=False, random_state=0)
-    assert seen == ["fp32"] and "(fp32" in analysis.settings["embedding"]
+    assert seen == ["fp32"] and "(fp32" in analysis.settings.embedding
 
 
 @pytest.fixture(scope="module")

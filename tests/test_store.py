@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import topics
+from topics.pipeline import Settings
 from topics.store import MANIFEST, StoreError, corpus_hash, load, read_manifest, save
 
 
@@ -67,6 +68,20 @@ def test_loaded_analysis_holds_what_was_fitted(fitted, saved):
     pd.testing.assert_frame_equal(loaded.corpus, fitted.corpus, check_exact=True)
     assert loaded.themes.themes == fitted.themes.themes
     assert again.bertopic_ is None
+
+
+def test_settings_are_saved_as_the_flat_object_older_folders_hold(fitted, saved):
+    """``Settings`` is written as the flat JSON object the 25-key dict was (the model's
+    parameters beside the other keys, no ``params`` key), so a folder saved before it
+    loads the same: the object read back is what the old dict held, key for key."""
+    document = json.loads((saved / "analysis.json").read_text(encoding="utf-8"))
+    flat = document["settings"]
+    assert "params" not in flat and "update" not in flat
+    assert flat["random_state"] == 0 and flat["n_runs"] == fitted.model.params_["n_runs"] and flat["by"] == "year"
+    assert list(flat) == list(fitted.settings.as_dict())
+    loaded = load(saved).settings
+    assert isinstance(loaded, Settings) and loaded == fitted.settings
+    assert loaded.params == {k: v for k, v in fitted.model.params_.items() if k != "random_state"}
 
 
 def test_a_loaded_model_assigns_and_renames_like_the_fitted_one(fitted, saved, sample_corpus):

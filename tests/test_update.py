@@ -80,8 +80,8 @@ def test_a_planted_theme_is_a_candidate_new_topic(first_year, second_year, updat
     assert updated.new_papers.loc[quantum, "novel"].all()
     assert any(word in candidate["label"] for word in QUANTUM)  # named by its own vocabulary
     assert candidate["label"] not in first_year.model.topic_names_.values()
-    assert candidate["n_docs"] == members.sum() and candidate["tightness"] > updated.settings["update"]["novelty_cut"]
-    info = updated.settings["update"]
+    assert candidate["n_docs"] == members.sum() and candidate["tightness"] > updated.settings.update["novelty_cut"]
+    info = updated.settings.update
     assert info["years"] == [2025] and info["fitted_years"] == [2024] and info["n_new_topics"] == 1
     assert info["n_novel"] == int(updated.new_papers["novel"].sum()) and info["method"] == "ward"
 
@@ -91,7 +91,7 @@ def test_the_years_are_compared_and_the_new_topic_grew(updated):
     assert comparison.kind == "two_groups" and comparison.groups == (2024, 2025)
     row = comparison.table.set_index("topic").loc[updated.new_topics["topic"].iloc[0]]
     assert row["n_2024"] == 0 and row["direction"] == "grew"
-    assert updated.settings["documents_per_year"] == {2024: 60, 2025: 42} and updated.settings["n_documents"] == 102
+    assert updated.settings.documents_per_year == {2024: 60, 2025: 42} and updated.settings.n_documents == 102
     html = topics.render_report(updated)
     assert '<section id="new">' in html and "New in 2025" in html and 'href="#new"' in html
     assert updated.new_topics["label"].iloc[0] in html[html.index('<section id="new">'):]

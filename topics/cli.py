@@ -33,6 +33,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="topics", description="Topic modelling and trend analysis of paper abstracts.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
+    _add_report_command(sub)
+    _add_evaluate_command(sub)
+    _add_assign_command(sub)
+    _add_update_command(sub)
+    return parser
+
+
+def _add_report_command(sub) -> None:
+    """``topics report``: its inputs, outputs and saved analyses (the fit's options: :func:`_add_fit_options`)."""
     rep = sub.add_parser(
         "report",
         help="find topics, compare years or other groups, write an HTML trend report",
@@ -48,6 +57,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also write here documents.csv, topics.csv, areas.csv, comparison.csv, area_comparison.csv, "
                           "prevalence.csv, and where they apply stability.csv (--stability-seeds), bursts.csv (trends), "
                           "emerging.csv and rising.csv (what the last year brought), themes.csv and theme_papers.csv (themes)")
+    _add_fit_options(rep)
+    rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
+    rep.add_argument("--save-model", type=Path, default=None, metavar="DIR",
+                     help="also save the fitted analysis in this folder (JSON, Parquet, .npy; no pickle) for "
+                          "`topics assign` and `topics report --load-model`")
+    rep.add_argument("--load-model", type=Path, default=None, metavar="DIR",
+                     help="write the report (and --tables) from the analysis saved in DIR by --save-model, without refitting")
+
+
+def _add_fit_options(rep: argparse.ArgumentParser) -> None:
+    """The options of ``topics report`` that choose the fit and the comparison."""
     rep.add_argument("--seed", type=int, default=0, metavar="N", help="random seed (default 0)")
     rep.add_argument("--by", default="year", metavar="COLUMN",
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
@@ -68,13 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
                      help="embed and run the consensus runs on this Dask cluster (e.g. tcp://10.0.0.5:8786; default: $TOPICS_DASK_SCHEDULER, "
                           "else this process); needs pip install 'topics[dask]'")
-    rep.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
-    rep.add_argument("--save-model", type=Path, default=None, metavar="DIR",
-                     help="also save the fitted analysis in this folder (JSON, Parquet, .npy; no pickle) for "
-                          "`topics assign` and `topics report --load-model`")
-    rep.add_argument("--load-model", type=Path, default=None, metavar="DIR",
-                     help="write the report (and --tables) from the analysis saved in DIR by --save-model, without refitting")
 
+
+def _add_evaluate_command(sub) -> None:
+    """``topics evaluate``: the fit's scores."""
     ev = sub.add_parser(
         "evaluate",
         help="score the topics: coherence, diversity, outliers, seed agreement, agreement with labels",
@@ -93,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--csv", type=Path, default=None, metavar="PATH", help="also write the scores as a tidy CSV table")
     ev.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the scores")
 
+
+def _add_assign_command(sub) -> None:
+    """``topics assign``: new papers placed in a saved analysis's topics."""
     asg = sub.add_parser(
         "assign",
         help="place new papers in the topics of a saved analysis, without refitting",
@@ -108,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     asg.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     asg.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
+
+def _add_update_command(sub) -> None:
+    """``topics update``: a new year's papers added to a saved analysis."""
     upd = sub.add_parser(
         "update",
         help="add a new year's papers to a saved analysis: old topics kept, new ones proposed, years compared",
@@ -127,7 +150,6 @@ def build_parser() -> argparse.ArgumentParser:
     upd.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
     upd.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
     upd.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
-    return parser
 
 
 def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: bool = True) -> None:
@@ -359,7 +381,7 @@ def _run_update(args: argparse.Namespace, start: float, created: list[Path]) -> 
             if path.is_file():
                 path.unlink(missing_ok=True)
         raise ValueError(f"cannot write the results ({getattr(exc, 'strerror', None) or exc}); nothing written") from None
-    info = updated.settings["update"]
+    info = updated.settings.update
     print(f"{info['n_documents']} new papers ({', '.join(map(str, info['years']))}) added to the "
           f"{sum(t != -1 for t in analysis.model.topic_names_)} topics of {args.model_dir} (no refit); "
           f"{info['n_novel']} novel; {info['n_new_topics']} candidate new topic{'s' if info['n_new_topics'] != 1 else ''}")
@@ -400,62 +422,13 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: list[Path]) -> int:
-    """The rest of ``topics report`` after the flags were checked; ``created`` collects
-    the folders made for the output."""
-    from topics.embedding.backends import get_embedder
-    from topics.clustering.model import TopicModel
-    from topics.pipeline import analyze
-
-    kept = None  # the folder in the cache that holds this run's analysis, if any
+    """The rest of ``topics report`` after the flags were checked: the analysis (loaded,
+    reused from the cache, or fitted), then its outputs; ``created`` collects the folders
+    made for the output."""
     if args.load_model is not None:
-        from topics.store import load, read_manifest
-
-        about = read_manifest(args.load_model).get("about", {})
-        caveats, described = tuple(about.get("caveats", ())), about.get("dataset", str(args.load_model))
-        if args.output is None:
-            created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
-        analysis = load(args.load_model)
+        analysis, caveats, described, about, kept = _loaded_analysis(args, created)
     else:
-        corpus, caveats, described = _load(args)
-        _check_min_cluster_size(args.min_cluster_size, len(corpus))
-        groups = _groups(corpus, args.by, args.groups)
-        embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
-        cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-        scheduler = args.dask_scheduler or _scheduler_from_env()
-        model = TopicModel(random_state=args.seed, reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)
-        if args.output is None:  # the default name needs the comparison, its folder does not
-            created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
-        stability_seeds = range(args.seed + 1, args.seed + 1 + args.stability_seeds)
-        # what `topics assign` and `topics update` need to embed new papers the same way
-        about = {"dataset": described, "caveats": list(caveats), "backend": args.backend, "model": args.model,
-                 "fingerprint": embedder.fingerprint()}
-        key = analysis = None
-        if cache is not False:  # a rerun with the same papers, settings and code reuses the analysis
-            from topics.embedding.cache import default_cache_dir
-            from topics.store import analysis_key, kept_path, reused_analysis
-
-            cache_dir = args.cache_dir or default_cache_dir()
-            key = analysis_key(corpus, {
-                "embedding": embedder.fingerprint() or embedder.name, "model": model.get_params(), "years": args.years,
-                "by": args.by, "groups": groups, "include_outliers": args.include_outliers, "seed": args.seed,
-                "stability_seeds": list(stability_seeds), "themes": [dataclasses.asdict(t) for t in themes],
-            })
-            analysis = reused_analysis(key, cache_dir)
-            if analysis is not None:
-                kept = kept_path(key, cache_dir)
-                if not args.quiet:
-                    print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
-                          file=sys.stderr)
-        if analysis is None:
-            analysis = analyze(
-                corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
-                include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
-                stability_seeds=stability_seeds, by=args.by, groups=groups, themes=themes, scheduler=scheduler,
-            )
-            if key is not None:
-                from topics.store import keep_analysis
-
-                kept = keep_analysis(analysis, key, cache_dir, about=about)
+        analysis, caveats, described, about, kept = _fitted_analysis(args, themes, created)
     output = args.output or _default_output(analysis)
     written: list[Path] = []
     try:
@@ -467,6 +440,84 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
         raise
     _summary(analysis, written, time.perf_counter() - start)
     return 0
+
+
+def _loaded_analysis(args: argparse.Namespace, created: list[Path]) -> tuple:
+    """``--load-model``: the saved analysis, its caveats, its description and the manifest's ``about``."""
+    from topics.store import load, read_manifest
+
+    about = read_manifest(args.load_model).get("about", {})
+    caveats, described = tuple(about.get("caveats", ())), about.get("dataset", str(args.load_model))
+    if args.output is None:
+        created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
+    return load(args.load_model), caveats, described, about, None
+
+
+def _fitted_analysis(args: argparse.Namespace, themes: tuple, created: list[Path]) -> tuple:
+    """The analysis of the inputs, its caveats, its description, the ``about`` to save with
+    it, and the folder in the cache that holds it: reused from an earlier run with the same
+    papers, settings and code, else fitted (:func:`topics.analyze`, the seed passed once) and kept."""
+    from topics.clustering.model import TopicModel
+    from topics.embedding.backends import get_embedder
+    from topics.pipeline import analyze
+
+    corpus, caveats, described = _load(args)
+    _check_min_cluster_size(args.min_cluster_size, len(corpus))
+    groups = _groups(corpus, args.by, args.groups)
+    embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
+    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    scheduler = args.dask_scheduler or _scheduler_from_env()
+    model = TopicModel(reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)  # its seed: analyze's
+    if args.output is None:  # the default name needs the comparison, its folder does not
+        created[:0] = _writable_folder("-o", DEFAULT_REPORT.parent)
+    options = {"years": tuple(args.years) if args.years else None, "include_outliers": args.include_outliers,
+               "random_state": args.seed, "stability_seeds": range(args.seed + 1, args.seed + 1 + args.stability_seeds),
+               "by": args.by, "groups": groups, "themes": themes}
+    # what `topics assign` and `topics update` need to embed new papers the same way
+    about = {"dataset": described, "caveats": list(caveats), "backend": args.backend, "model": args.model,
+             "fingerprint": embedder.fingerprint()}
+    key = cache_dir = None
+    if cache is not False:  # a rerun with the same papers, settings and code reuses the analysis
+        from topics.embedding.cache import default_cache_dir
+
+        key, cache_dir = _analysis_key(corpus, embedder, model, options), args.cache_dir or default_cache_dir()
+    analysis, kept = _reused(args, key, cache_dir)
+    if analysis is None:
+        analysis = analyze(corpus, embedder=embedder, model=model, cache=cache, show_progress=not args.quiet,
+                           scheduler=scheduler, **options)
+        if key is not None:
+            from topics.store import keep_analysis
+
+            kept = keep_analysis(analysis, key, cache_dir, about=about)
+    return analysis, caveats, described, about, kept
+
+
+def _analysis_key(corpus, embedder, model, options: dict) -> str:
+    """What names the analysis in the cache: the papers, the embedding, the model's
+    parameters and every option of :func:`topics.analyze` that changes the result, by this code."""
+    from topics.store import analysis_key
+
+    return analysis_key(corpus, {
+        "embedding": embedder.fingerprint() or embedder.name, "model": model.get_params(),
+        "years": None if options["years"] is None else list(options["years"]), "by": options["by"],
+        "groups": options["groups"], "include_outliers": options["include_outliers"], "seed": options["random_state"],
+        "stability_seeds": list(options["stability_seeds"]), "themes": [dataclasses.asdict(t) for t in options["themes"]],
+    })
+
+
+def _reused(args: argparse.Namespace, key: str | None, cache_dir: Path | None) -> tuple:
+    """The analysis an earlier run kept under ``key`` and its folder, else ``(None, None)``."""
+    if key is None:
+        return None, None
+    from topics.store import kept_path, reused_analysis
+
+    analysis = reused_analysis(key, cache_dir)
+    if analysis is None:
+        return None, None
+    if not args.quiet:
+        print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
+              file=sys.stderr)
+    return analysis, kept_path(key, cache_dir)
 
 
 def _write_outputs(args, analysis, output: Path, written: list[Path], *, caveats, described, about, kept) -> None:
@@ -679,7 +730,7 @@ def _scheduler_from_env() -> str | None:
 def _summary(analysis, written, seconds: float) -> None:
     n_topics = int((analysis.topics["topic"] != -1).sum())
     print(
-        f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings['documents_per_year'].items())}); "
+        f"{len(analysis.corpus)} papers ({', '.join(f'{y}: {n}' for y, n in analysis.settings.documents_per_year.items())}); "
         f"{n_topics} topics; {100 * analysis.model.outlier_share_:.1f} % outliers"
     )
     # The report's own summary, shorter.

@@ -12,8 +12,9 @@ import logging
 import os
 import time
 from collections.abc import Sequence
-from contextlib import nullcontext
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ from topics.clustering.emerging import emerging_subtopics
 from topics.clustering.layout import map_coordinates
 from topics.clustering.runs import on_cluster
 from topics.clustering.model import TopicModel, check_min_cluster_size
+from topics.clustering.neighbors import resolve_seed
 from topics.stats.stability import seed_stability
 from topics.clustering.tables import area_table, document_table, representative_documents, term_table, topic_similarity, topic_table
 from topics.text import clean_for_terms
@@ -39,12 +41,87 @@ from topics.themes.tracking import ThemeTracking, track
 from topics.stats.rising import paper_phrases, rising_phrases
 from topics.stats.trends import pick_years, prevalence
 
-__all__ = ["FEW_PAPERS", "FORMULA_PREFIXES", "Analysis", "analyze", "build_tables", "embedding_texts", "new_in_last_year", "spreadsheet_safe", "write_tables"]
+__all__ = [
+    "FEW_PAPERS", "FORMULA_PREFIXES", "Analysis", "Settings", "analyze", "build_tables", "embedding_texts",
+    "new_in_last_year", "spreadsheet_safe", "timed", "write_tables",
+]
 
 logger = logging.getLogger(__name__)
 
 #: Below this many papers :func:`analyze` warns that its results rest on very few papers.
 FEW_PAPERS = 50
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one analysis was run with and found, as the methods section states it: the
+    embedding, the seed, the grouping, the papers per year and group, the shares of
+    outliers, and the topic model's parameters.
+
+    Saved as one flat JSON object (:meth:`as_dict`, :func:`topics.store.save`): the
+    fields by name, then the model's ``params`` (``n_runs``, ``method``, ...), then
+    ``update`` where :func:`topics.update.update` added papers. :meth:`from_dict`
+    reads it back.
+
+    Examples
+    --------
+    >>> analysis.settings.random_state, analysis.settings.by
+    (0, 'year')
+    >>> topics.pipeline.Settings.from_dict(analysis.settings.as_dict()) == analysis.settings
+    True
+    """
+
+    embedding: str = "precomputed embeddings"
+    random_state: int = 0
+    include_outliers: bool = False
+    n_documents: int = 0
+    documents_per_year: dict[int, int] = field(default_factory=dict)
+    outlier_share: float = 0.0
+    core_outlier_share: float = 0.0
+    low_confidence_share: float = 0.0
+    n_areas: int = 0
+    seeds: list[int] = field(default_factory=list)
+    n_landmarks: int = 0
+    reduce_outliers: bool = False
+    stability_seeds: list[int] = field(default_factory=list)
+    by: str = "year"
+    groups: list = field(default_factory=list)
+    years: list[int] = field(default_factory=list)
+    documents_per_group: dict = field(default_factory=dict)
+    documents_without_group: int = 0
+    groups_per_year: dict = field(default_factory=dict)
+    groups_year_p_value: float | None = None
+    #: The fitted model's parameters but its seed (``TopicModel.params_``): ``n_runs``,
+    #: ``n_neighbors``, ``min_cluster_size``, ``method``, ...
+    params: dict = field(default_factory=dict)
+    #: What :func:`topics.update.update` did: the new years, new and novel papers, the
+    #: novelty cut, the candidates; ``None`` for a fit.
+    update: dict | None = None
+
+    def as_dict(self) -> dict:
+        """One flat dict: the fields, the ``params`` in their place, then ``update`` where set."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("params", "update")}
+        out.update(self.params)
+        return out if self.update is None else {**out, "update": self.update}
+
+    @classmethod
+    def from_dict(cls, values: Mapping) -> Settings:
+        """The settings of a flat dict written by :meth:`as_dict` (or by an older
+        ``topics``, whose ``Analysis.settings`` was that dict): keys other than the
+        fields are the model's parameters."""
+        names = {f.name for f in fields(cls)} - {"params"}
+        return cls(**{k: v for k, v in values.items() if k in names},
+                   params={k: v for k, v in values.items() if k not in names})
+
+
+@contextmanager
+def timed(timings: dict[str, float], stage: str):
+    """Adds the seconds the ``with`` block takes to ``timings[stage]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
 
 
 @dataclass(frozen=True)
@@ -78,7 +155,7 @@ class Analysis:
         :func:`topics.stats.bursts.detect_bursts` over the years for trends (empty otherwise).
     themes : topics.themes.tracking.ThemeTracking or None
         :func:`topics.themes.tracking.track` over the ``themes`` asked for (``None`` without).
-    settings : dict
+    settings : topics.pipeline.Settings
         Embedding backend, seed, grouping, years, parameters: what the methods section states.
     timings : dict
         Seconds per stage.
@@ -102,7 +179,7 @@ class Analysis:
     True
     >>> len(analysis.documents) == len(analysis.corpus) == len(analysis.embeddings)
     True
-    >>> analysis.settings["embedding"].startswith("LSA")
+    >>> analysis.settings.embedding.startswith("LSA")
     True
     """
 
@@ -121,7 +198,7 @@ class Analysis:
     areas: pd.DataFrame = field(default_factory=pd.DataFrame)
     stability: pd.DataFrame = field(default_factory=pd.DataFrame)
     themes: ThemeTracking | None = None
-    settings: dict = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
     timings: dict = field(default_factory=dict)
     bursts: pd.DataFrame = field(default_factory=pd.DataFrame)
     new_topics: pd.DataFrame = field(default_factory=pd.DataFrame)
@@ -178,6 +255,12 @@ def analyze(
 ) -> Analysis:
     """Embed, fit topics, and build every table for ``corpus``.
 
+    The stages, in order: check the request and resolve the seed (every bad argument
+    fails here, before the expensive steps), embed (here or on a Dask cluster), fit the
+    topic model, lay out the map, build the tables and comparisons (:func:`build_tables`),
+    refit with further seeds and track themes where asked, and state the
+    :class:`Settings`; ``Analysis.timings`` holds each stage's seconds.
+
     Parameters
     ----------
     corpus
@@ -197,8 +280,9 @@ def analyze(
     include_outliers
         Count topic -1 in the prevalence and comparison tables.
     random_state
-        Seed for the topic model and the map layout; a ``model`` given with its own
-        ``random_state`` uses that one, and the map and the report state it.
+        Seed for the topic model, the map layout and the emerging sub-topics, resolved
+        once here (``None`` is 0); a ``model`` given with its own ``random_state`` uses
+        that one everywhere, and the report states it.
     cache, show_progress
         Passed to :func:`topics.embedding.embed.embed_texts`.
     stability_seeds
@@ -244,9 +328,54 @@ def analyze(
     >>> len(analysis.documents) == len(corpus)
     True
     """
+    request = _check_request(corpus, embedder=embedder, model=model, embeddings=embeddings, years=years, by=by, groups=groups,
+                             themes=themes, stability_seeds=stability_seeds, random_state=random_state, scheduler=scheduler)
     timings: dict[str, float] = {}
+    # one client for the embedding, the fit and the stability refits, not one each
+    client, owned = (None, False) if scheduler is None else connect(scheduler)
+    try:
+        with timed(timings, "embedding"):
+            embeddings = _embed(corpus, embeddings, request.backend, client=client, cache=cache, show_progress=show_progress)
+        model = request.model
+        with timed(timings, "topics"), _cluster(client):
+            model.fit(corpus, embeddings)
+        with timed(timings, "map"):
+            coords = map_coordinates(embeddings, n_neighbors=model.params_["n_neighbors"], random_state=request.seed,
+                                     neighbors=model.neighbors_, landmarks=model.landmarks_)
+        with timed(timings, "tables"):
+            tables = build_tables(model, corpus, embeddings, years=request.years, by=by, groups=request.groups,
+                                  include_outliers=include_outliers, random_state=request.seed)
+        stability, tracking = _refits_and_themes(request, model, corpus, embeddings, tables["comparison"], client, timings)
+        settings = _describe_settings(request, model, corpus, tables, include_outliers=include_outliers)
+        return Analysis(corpus=corpus, embeddings=embeddings, model=model, coords=coords, stability=stability,
+                        themes=tracking, settings=settings, timings=timings, **tables)
+    finally:
+        if owned:
+            client.close()
+
+
+@dataclass(frozen=True)
+class _Request:
+    """What :func:`analyze` was asked for, checked: the backend (``None`` with
+    precomputed embeddings), the unfitted model with its seed, the seed, the years and
+    groups compared, the themes and the further seeds."""
+
+    backend: Embedder | None
+    model: TopicModel
+    seed: int
+    years: list[int]
+    groups: list
+    by: str
+    themes: tuple
+    stability_seeds: list[int]
+
+
+def _check_request(corpus: pd.DataFrame, *, embedder, model, embeddings, years, by, groups, themes, stability_seeds,
+                   random_state, scheduler) -> _Request:
+    """Every argument of :func:`analyze` checked against ``corpus`` before the expensive
+    steps (a ValueError naming the first that is wrong), warnings about the corpus, and
+    the seed resolved once: the given model's own, else ``random_state``."""
     backend = get_embedder(embedder, n_texts=len(corpus)) if embeddings is None else None
-    # Fail on bad years, groups and themes before the expensive steps.
     years, groups = _check_grouping(corpus, by, years, groups)
     if len(stability_seeds) and not (by == "year" and len(groups) == 2):
         raise ValueError(
@@ -260,6 +389,22 @@ def analyze(
         resolve_examples(theme, corpus)
     if model is not None:  # an impossible smallest topic fails here, not after the fit
         check_min_cluster_size(getattr(model, "min_cluster_size", None), len(corpus), getattr(model, "n_landmarks", None))
+    if embeddings is not None and len(embeddings) != len(corpus):
+        raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
+    _warn_about(corpus)
+    if scheduler is not None and backend is not None:
+        check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input
+    own = getattr(model, "random_state", None)  # a model given with its own seed keeps it
+    seed = resolve_seed(random_state if own is None else own)
+    if model is None:
+        model = TopicModel(random_state=seed)
+    elif own is None and isinstance(model, TopicModel):
+        model.set_params(random_state=seed)
+    return _Request(backend, model, seed, years, groups, by, themes, [int(s) for s in stability_seeds])
+
+
+def _warn_about(corpus: pd.DataFrame) -> None:
+    """Warnings that do not stop the run: papers in other languages, a corpus of very few papers."""
     warn_languages(corpus)
     if len(corpus) < FEW_PAPERS:
         logger.warning(
@@ -268,92 +413,61 @@ def analyze(
             len(corpus), FEW_PAPERS,
         )
 
-    if scheduler is not None and backend is not None:
-        check_per_text(backend)  # before connecting: a backend the workers cannot run is bad input
-    # one client for the embedding, the fit and the stability refits, not one each
-    client, owned = (None, False) if scheduler is None else connect(scheduler)
-    try:
-        start = time.perf_counter()
-        if embeddings is None:
-            texts = embedding_texts(corpus)
-            if scheduler is None:
-                embeddings = embed_texts(texts, backend, cache=cache, show_progress=show_progress)
-            else:
-                embeddings = embed_texts_distributed(texts, backend, scheduler=client, cache=cache, show_progress=show_progress)
-        elif len(embeddings) != len(corpus):
-            raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} documents")
-        timings["embedding"] = time.perf_counter() - start
 
-        start = time.perf_counter()
-        model = model if model is not None else TopicModel(random_state=random_state)
-        with _cluster(client):
-            model.fit(corpus, embeddings)
-        timings["topics"] = time.perf_counter() - start
+def _embed(corpus: pd.DataFrame, embeddings, backend: Embedder | None, *, client, cache, show_progress: bool) -> np.ndarray:
+    """The embeddings given, else those of :func:`embedding_texts` by ``backend``: on this
+    machine, or on the Dask cluster of ``client``."""
+    if embeddings is not None:
+        return embeddings
+    texts = embedding_texts(corpus)
+    if client is None:
+        return embed_texts(texts, backend, cache=cache, show_progress=show_progress)
+    return embed_texts_distributed(texts, backend, scheduler=client, cache=cache, show_progress=show_progress)
 
-        start = time.perf_counter()
-        seed = model.params_["random_state"]  # the model's own, where a model was given
-        coords = map_coordinates(
-            embeddings, n_neighbors=model.params_["n_neighbors"], random_state=seed,
-            neighbors=model.neighbors_, landmarks=model.landmarks_,
-        )
-        timings["map"] = time.perf_counter() - start
 
-        start = time.perf_counter()
-        result_tables = build_tables(model, corpus, embeddings, years=years, by=by, groups=groups, include_outliers=include_outliers)
-        documents, comparison = result_tables["documents"], result_tables["comparison"]
-        selected = documents[documents["year"].isin(years)]
-        groups = list(comparison.groups)
-        timings["tables"] = time.perf_counter() - start
+def _refits_and_themes(request: _Request, model: TopicModel, corpus: pd.DataFrame, embeddings: np.ndarray,
+                       comparison: Comparison, client, timings: dict) -> tuple[pd.DataFrame, ThemeTracking | None]:
+    """The refits with the further seeds (:func:`topics.stats.stability.seed_stability`)
+    and the themes tracked (:func:`topics.themes.tracking.track`), where asked for."""
+    stability, tracking = pd.DataFrame(), None
+    if request.stability_seeds:
+        with timed(timings, "stability"), _cluster(client):
+            stability = seed_stability(model, corpus, embeddings, comparison, seeds=request.stability_seeds)
+    if request.themes:
+        with timed(timings, "themes"):
+            years = (int(request.years[0]), int(request.years[-1]))
+            tracking = track(corpus, embeddings, request.themes, embedder=request.backend, years=years)
+    return stability, tracking
 
-        stability = pd.DataFrame()
-        if len(stability_seeds):
-            start = time.perf_counter()
-            with _cluster(client):
-                stability = seed_stability(model, corpus, embeddings, comparison, seeds=stability_seeds)
-            timings["stability"] = time.perf_counter() - start
 
-        tracking = None
-        if themes:
-            start = time.perf_counter()
-            tracking = track(corpus, embeddings, themes, embedder=backend, years=(int(years[0]), int(years[-1])))
-            timings["themes"] = time.perf_counter() - start
-
-        settings = {
-            "embedding": backend.name if backend is not None else "precomputed embeddings",
-            "random_state": seed,
-            "include_outliers": include_outliers,
-            "n_documents": len(corpus),
-            "documents_per_year": {int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
-            "outlier_share": model.outlier_share_,
-            "core_outlier_share": model.core_outlier_share_,
-            "low_confidence_share": float(documents["low_confidence"].mean()),
-            "n_areas": int((result_tables["areas"]["area"] != -1).sum()),
-            "seeds": [int(s) for s in model.seeds_],
-            "n_landmarks": 0 if model.landmarks_ is None else len(model.landmarks_),
-            "reduce_outliers": model.reduce_outliers,
-            "stability_seeds": [int(x) for x in stability_seeds],
-            "by": by,
-            "groups": list(groups),
-            "years": [int(y) for y in years],
-            "documents_per_group": {g: int((selected[by] == g).sum()) for g in groups},
-            "documents_without_group": int(selected[by].isna().sum()) if by != "year" else 0,
-            **_groups_by_year(selected, by, groups),
-            **{k: v for k, v in model.params_.items() if k != "random_state"},
-        }
-        return Analysis(
-            corpus=corpus,
-            embeddings=embeddings,
-            model=model,
-            coords=coords,
-            stability=stability,
-            themes=tracking,
-            settings=settings,
-            timings=timings,
-            **result_tables,
-        )
-    finally:
-        if owned:
-            client.close()
+def _describe_settings(request: _Request, model: TopicModel, corpus: pd.DataFrame, tables: dict, *,
+                      include_outliers: bool) -> Settings:
+    """The :class:`Settings` of an analysis: what it was asked for (``request``), what the
+    fitted ``model`` used, and the papers per year and group of its ``tables``."""
+    documents, groups, by = tables["documents"], list(tables["comparison"].groups), request.by
+    selected = documents[documents["year"].isin(request.years)]
+    return Settings(
+        embedding=request.backend.name if request.backend is not None else "precomputed embeddings",
+        random_state=request.seed,
+        include_outliers=include_outliers,
+        n_documents=len(corpus),
+        documents_per_year={int(y): int(n) for y, n in corpus["year"].value_counts().sort_index().items()},
+        outlier_share=model.outlier_share_,
+        core_outlier_share=model.core_outlier_share_,
+        low_confidence_share=float(documents["low_confidence"].mean()),
+        n_areas=int((tables["areas"]["area"] != -1).sum()),
+        seeds=[int(s) for s in model.seeds_],
+        n_landmarks=0 if model.landmarks_ is None else len(model.landmarks_),
+        reduce_outliers=model.reduce_outliers,
+        stability_seeds=list(request.stability_seeds),
+        by=by,
+        groups=groups,
+        years=[int(y) for y in request.years],
+        documents_per_group={g: int((selected[by] == g).sum()) for g in groups},
+        documents_without_group=int(selected[by].isna().sum()) if by != "year" else 0,
+        **_groups_by_year(selected, by, groups),
+        params={k: v for k, v in model.params_.items() if k != "random_state"},
+    )
 
 
 def _cluster(scheduler):
@@ -370,6 +484,7 @@ def build_tables(
     by: str = "year",
     groups: Sequence | None = None,
     include_outliers: bool = False,
+    random_state: int = 0,
 ) -> dict:
     """Every table of an :class:`Analysis` from a fitted ``model`` of ``corpus``, by field
     name: ``documents``, ``topics``, ``areas``, ``terms``, ``representatives``,
@@ -377,7 +492,7 @@ def build_tables(
     the ``comparison`` by ``by`` (:func:`topics.stats.groups.compare_groups`), the
     ``area_comparison``, the ``prevalence`` and the ``bursts`` (trends over years only),
     and what is new in the last year (:func:`new_in_last_year`: ``emerging`` sub-topics
-    and ``rising`` phrases; years only).
+    and ``rising`` phrases; years only; ``random_state`` seeds the sub-topics' search).
 
     With one year (``by="year"`` and ``years`` of one year) nothing is compared: the
     comparisons are :class:`~topics.stats.comparison.OneGroup` descriptions
@@ -396,7 +511,7 @@ def build_tables(
     bursts = pd.DataFrame()
     if comparison.trend_over_years:
         bursts = detect_bursts(selected, include_outliers=include_outliers)
-    new = new_in_last_year(model, corpus, embeddings, years=years) if by == "year" else {}
+    new = new_in_last_year(model, corpus, embeddings, years=years, random_state=random_state) if by == "year" else {}
     return {
         "documents": documents,
         "prevalence": prevalence(selected[selected[by].isin(groups)], by=by, include_outliers=include_outliers),
@@ -413,12 +528,13 @@ def build_tables(
     }
 
 
-def new_in_last_year(model: TopicModel, corpus: pd.DataFrame, embeddings: np.ndarray, *, years: Sequence[int]) -> dict:
+def new_in_last_year(model: TopicModel, corpus: pd.DataFrame, embeddings: np.ndarray, *, years: Sequence[int],
+                     random_state: int = 0) -> dict:
     """What the last of ``years`` brought, against the earlier ones: the ``emerging``
     sub-topics (:func:`topics.clustering.emerging.emerging_subtopics`) and the ``rising``
     phrases of titles, abstracts and, where the corpus has a ``keywords`` column, the
     authors' keywords (:func:`topics.stats.rising.rising_phrases`). Empty tables with
-    fewer than two years."""
+    fewer than two years. ``random_state`` seeds the sub-topics' search (the analysis's seed)."""
     if len(years) < 2:
         return {}
     inside = corpus["year"].isin(years).to_numpy()
@@ -429,7 +545,7 @@ def new_in_last_year(model: TopicModel, corpus: pd.DataFrame, embeddings: np.nda
     emerging = emerging_subtopics(
         np.asarray(embeddings)[rows], labels, year, texts, latest=int(years[-1]), topic_labels=names,
         doc_ids=corpus["doc_id"].to_numpy()[rows].tolist(), titles=corpus["title"].fillna("").astype(str).to_numpy()[rows].tolist(),
-        random_state=int(model.params_["random_state"]),
+        random_state=int(random_state),
     )
     keywords = corpus["keywords"].to_numpy()[rows] if "keywords" in corpus else None
     rising = rising_phrases(paper_phrases(texts, keywords), year, latest=int(years[-1]), topics=labels, topic_labels=names)

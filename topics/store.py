@@ -47,7 +47,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from topics.clustering.model import TopicModel
-from topics.pipeline import Analysis
+from topics.pipeline import Analysis, Settings
 from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
 from topics.themes.specs import Theme
 from topics.themes.tracking import ThemeTracking
@@ -158,6 +158,8 @@ class _Writer:
             return {"$theme": {f.name: self.encode(getattr(value, f.name), where) for f in dataclasses.fields(value)}}
         if isinstance(value, TopicModel):
             return self._model(value, where)
+        if isinstance(value, Settings):  # the flat JSON object of the dict it replaced: folders saved before still load
+            return self.encode(value.as_dict(), where)
         if isinstance(value, tuple):
             return {"$tuple": [self.encode(v, f"{where}.{i}") for i, v in enumerate(value)]}
         if isinstance(value, list):
@@ -651,7 +653,10 @@ def load(path: str | os.PathLike[str]) -> Analysis:
         fields = {f.name for f in dataclasses.fields(Analysis)}
         if not isinstance(document, dict) or set(document) - fields:
             raise StoreError(f"{path}: {DOCUMENT} does not hold an analysis this topics version knows")
-        analysis = Analysis(**{k: reader.decode(v) for k, v in document.items()})
+        values = {k: reader.decode(v) for k, v in document.items()}
+        if "settings" in values:  # one flat JSON object, as the dict that Settings replaced was written
+            values["settings"] = Settings.from_dict(values["settings"])
+        analysis = Analysis(**values)
     except StoreError:
         raise
     except Exception as exc:  # a file that passed its checksum but does not read: written by other code
@@ -674,7 +679,7 @@ def saved_analysis(path: str | os.PathLike[str] | None, corpus: pd.DataFrame, *,
     if manifest["corpus"].get("sha256") != corpus_hash(corpus) or manifest.get("about", {}).get("backend") != backend:
         return None
     analysis = load(path)
-    return analysis if analysis.settings.get("random_state") == random_state else None
+    return analysis if analysis.settings.random_state == random_state else None
 
 
 # --------------------------------------------------------------------------- reuse between runs

@@ -40,9 +40,8 @@ are dropped.
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import logging
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +52,7 @@ from topics.clustering.hierarchy import ward_topics
 from topics.clustering.model import TopicModel, resolve_method
 from topics.clustering.neighbors import place_values
 from topics.clustering.tables import TOPIC_COLUMNS
-from topics.pipeline import Analysis, build_tables
+from topics.pipeline import Analysis, Settings, build_tables, timed
 from topics.stats.groups import check_group_sizes
 from topics.vectors import unit_rows
 
@@ -163,7 +162,8 @@ def update(
     novelty_quantile
         As in :meth:`topics.TopicModel.transform`.
     random_state
-        Seeds the clustering of the novel papers; default the fitted model's seed.
+        Seeds the clustering of the novel papers; default the analysis's seed
+        (``analysis.settings.random_state``).
 
     Returns
     -------
@@ -176,21 +176,23 @@ def update(
         ``year``, ``title``, ``topic`` (a candidate's id where the paper is in one),
         ``topic_label``, ``confidence``, ``similarity`` (to the nearest old topic's
         centroid), ``nearest_topic``, ``novel``, ``new_topic`` (in a candidate).
-        ``settings["update"]`` states the new years, the number of new and novel
+        ``settings.update`` states the new years, the number of new and novel
         papers, the novelty cut and how candidates were found.
     """
     embeddings = np.asanyarray(embeddings, dtype=np.float32)  # an Embeddings array keeps its fingerprint for transform
     _check(analysis, corpus, embeddings)
     timings: dict[str, float] = {}
-    with _timed(timings, "assign"):
+    seed = analysis.settings.random_state
+    with timed(timings, "assign"):
         assigned = analysis.model.transform(corpus, embeddings, novelty_quantile=novelty_quantile)
-    with _timed(timings, "candidates"):
-        found = _candidates(analysis.model, corpus, embeddings, assigned, min_cluster_size=min_cluster_size, random_state=random_state)
-    with _timed(timings, "tables"):
+    with timed(timings, "candidates"):
+        found = _candidates(analysis.model, corpus, embeddings, assigned, min_cluster_size=min_cluster_size,
+                            random_state=seed if random_state is None else int(random_state))
+    with timed(timings, "tables"):
         extended = analysis.model.extend(corpus, embeddings, found.topics)
         all_corpus = pd.concat([analysis.corpus, corpus], ignore_index=True, sort=False)
         all_embeddings = np.vstack([np.asarray(analysis.embeddings, dtype=np.float32), embeddings])
-        tables = _year_tables(extended, all_corpus, all_embeddings, include_outliers=bool(analysis.settings.get("include_outliers", False)))
+        tables = _year_tables(extended, all_corpus, all_embeddings, include_outliers=analysis.settings.include_outliers, random_state=seed)
     _log(analysis, corpus, found)
     return Analysis(
         corpus=all_corpus,
@@ -203,16 +205,6 @@ def update(
         new_papers=_new_papers(tables["documents"].iloc[len(analysis.corpus):], assigned, found),
         **tables,
     )
-
-
-@contextlib.contextmanager
-def _timed(timings: dict[str, float], stage: str):
-    """Adds the seconds the ``with`` block takes to ``timings[stage]``."""
-    start = time.perf_counter()
-    try:
-        yield
-    finally:
-        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
 
 
 @dataclass(frozen=True)
@@ -233,15 +225,14 @@ class _Found:
 
 
 def _candidates(model, corpus: pd.DataFrame, embeddings: np.ndarray, assigned: pd.DataFrame, *,
-                min_cluster_size: int | None, random_state: int | None) -> _Found:
+                min_cluster_size: int | None, random_state: int) -> _Found:
     """The candidate new topics among the novel papers, numbered after the largest old topic id."""
     cut = float(assigned.attrs["novelty_cut"])
     smallest = int(min_cluster_size if min_cluster_size is not None else model.params_["min_cluster_size"])
-    seed = int(model.params_["random_state"] if random_state is None else random_state)
     texts = corpus["abstract"].astype(str).tolist()
     novel = np.flatnonzero(assigned["novel"].to_numpy())
     groups, tightness, method = candidate_topics(
-        embeddings[novel], [texts[i] for i in novel], min_cluster_size=smallest, cut=cut, random_state=seed, n_jobs=model.n_jobs,
+        embeddings[novel], [texts[i] for i in novel], min_cluster_size=smallest, cut=cut, random_state=random_state, n_jobs=model.n_jobs,
     )
     first = max(int(t) for t in model.topic_names_) + 1
     topics = assigned["topic"].to_numpy(dtype=int).copy()
@@ -251,11 +242,13 @@ def _candidates(model, corpus: pd.DataFrame, embeddings: np.ndarray, assigned: p
                   min_cluster_size=smallest, method=method)
 
 
-def _year_tables(model, corpus: pd.DataFrame, embeddings: np.ndarray, *, include_outliers: bool) -> dict[str, pd.DataFrame]:
-    """The tables of the old and new papers together, compared by year."""
+def _year_tables(model, corpus: pd.DataFrame, embeddings: np.ndarray, *, include_outliers: bool,
+                 random_state: int) -> dict[str, pd.DataFrame]:
+    """The tables of the old and new papers together, compared by year (``random_state``: the analysis's seed)."""
     years = sorted(int(y) for y in corpus["year"].unique())
     check_group_sizes({y: int((corpus["year"] == y).sum()) for y in years}, "year")
-    return build_tables(model, corpus, embeddings, years=years, by="year", include_outliers=include_outliers)
+    return build_tables(model, corpus, embeddings, years=years, by="year", include_outliers=include_outliers,
+                        random_state=random_state)
 
 
 def _new_topics(topics: pd.DataFrame, found: _Found) -> pd.DataFrame:
@@ -287,24 +280,24 @@ def _log(analysis: Analysis, corpus: pd.DataFrame, found: _Found) -> None:
 
 
 def _settings(analysis: Analysis, corpus: pd.DataFrame, all_corpus: pd.DataFrame, extended, tables: dict, found: _Found,
-              novelty_quantile: float) -> dict:
-    """``analysis.settings`` brought up to date: the years compared, and what the update did (``settings["update"]``)."""
+              novelty_quantile: float) -> Settings:
+    """``analysis.settings`` brought up to date: the years compared, and what the update did (``settings.update``)."""
     documents, comparison = tables["documents"], tables["comparison"]
-    return {
-        **analysis.settings,
-        "n_documents": len(all_corpus),
-        "documents_per_year": {int(y): int(n) for y, n in all_corpus["year"].value_counts().sort_index().items()},
-        "outlier_share": extended.outlier_share_,
-        "low_confidence_share": float(documents["low_confidence"].mean()),
-        "stability_seeds": [],
-        "by": "year",
-        "groups": list(comparison.groups),
-        "years": sorted(int(y) for y in all_corpus["year"].unique()),
-        "documents_per_group": {g: int((documents["year"] == g).sum()) for g in comparison.groups},
-        "documents_without_group": 0,
-        "groups_per_year": {},
-        "groups_year_p_value": None,
-        "update": {
+    return dataclasses.replace(
+        analysis.settings,
+        n_documents=len(all_corpus),
+        documents_per_year={int(y): int(n) for y, n in all_corpus["year"].value_counts().sort_index().items()},
+        outlier_share=extended.outlier_share_,
+        low_confidence_share=float(documents["low_confidence"].mean()),
+        stability_seeds=[],
+        by="year",
+        groups=list(comparison.groups),
+        years=sorted(int(y) for y in all_corpus["year"].unique()),
+        documents_per_group={g: int((documents["year"] == g).sum()) for g in comparison.groups},
+        documents_without_group=0,
+        groups_per_year={},
+        groups_year_p_value=None,
+        update={
             "years": sorted(int(y) for y in corpus["year"].unique()),
             "n_documents": len(corpus),
             "n_novel": len(found.novel),
@@ -315,7 +308,7 @@ def _settings(analysis: Analysis, corpus: pd.DataFrame, all_corpus: pd.DataFrame
             "n_new_topics": len(found.ids),
             "fitted_years": sorted(int(y) for y in analysis.corpus["year"].unique()),
         },
-    }
+    )
 
 
 def _check(analysis: Analysis, corpus: pd.DataFrame, embeddings: np.ndarray) -> None:

@@ -41,9 +41,9 @@ def test_map_of_landmarks_places_the_rest_among_them():
         map_coordinates(points, landmarks=landmarks)
 
 
-def test_map_seed_none_is_seed_zero_and_bad_graphs_are_named(theme_embeddings):
+def test_map_seed_defaults_to_zero_and_bad_graphs_are_named(theme_embeddings):
     n = len(theme_embeddings)
-    plain = map_coordinates(theme_embeddings, n_neighbors=5, random_state=None)
+    plain = map_coordinates(theme_embeddings, n_neighbors=5)  # the seed is an int, resolved once by analyze
     assert plain.shape == (n, 2) and plain.dtype == np.float32
     np.testing.assert_array_equal(plain, map_coordinates(theme_embeddings, n_neighbors=5, random_state=0))
     graph = nearest_neighbors(theme_embeddings, n_neighbors=6)

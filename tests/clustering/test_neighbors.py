@@ -95,9 +95,9 @@ def test_landmark_step_only_for_corpora_larger_than_the_landmarks():
     again, (idx_again, _) = landmark_step(points, 40, n_neighbors=5, random_state=3)
     np.testing.assert_array_equal(again, landmarks)
     np.testing.assert_array_equal(idx_again, idx)
-    none_seed, _ = landmark_step(points, 40, n_neighbors=5, random_state=None)
-    np.testing.assert_array_equal(none_seed, landmark_step(points, 40, n_neighbors=5, random_state=0)[0])
-    assert not np.array_equal(none_seed, landmarks)  # another seed, another sample
+    default_seed, _ = landmark_step(points, 40, n_neighbors=5)  # 0, the seed resolve_seed makes of None
+    np.testing.assert_array_equal(default_seed, landmark_step(points, 40, n_neighbors=5, random_state=0)[0])
+    assert not np.array_equal(default_seed, landmarks)  # another seed, another sample
 
 
 def test_place_values_takes_the_values_of_the_nearest_rows():

@@ -40,7 +40,7 @@ def toy(monkeypatch):
 def test_analyze_embeds_with_a_registered_backend(toy):
     corpus = topics.datasets.iclr_sample()
     analysis = topics.analyze(corpus, embedder="toy", random_state=0, cache=False)
-    assert analysis.settings["embedding"] == "toy letter counts"
+    assert analysis.settings.embedding == "toy letter counts"
     assert analysis.embeddings.shape == (len(corpus), 26)
     np.testing.assert_array_equal(analysis.embeddings, LetterCounts().encode(topics.pipeline.embedding_texts(corpus)))
 

@@ -27,7 +27,7 @@ def test_sections_and_charts(html, sample_analysis):
     n_topics = int((sample_analysis.topics["topic"] != -1).sum())
     assert html.count('class="card"') == n_topics
     assert "2024: 19" in html and "2025: 71" in html
-    assert f"seed</dt><dd>{sample_analysis.settings['random_state']}" in html.replace("Random seed", "seed")
+    assert f"seed</dt><dd>{sample_analysis.settings.random_state}" in html.replace("Random seed", "seed")
 
 
 def test_summary_comes_from_narrate(html, sample_analysis):
@@ -165,7 +165,7 @@ def test_grouping_report(status_analysis):
     assert set(build_figures(status_analysis)) == {"heatmap", "sizes", "map", "terms", "similarity", "hierarchy"} | areas
     assert "How do the topics differ by status?" in html and "<th>z Oral</th>" in html
     assert "<dt>Grouping</dt>" in html and "Papers per year and group" in html
-    n = status_analysis.settings["documents_per_group"]
+    n = status_analysis.settings.documents_per_group
     assert sum(n.values()) == len(status_analysis.corpus)
     assert f"Oral: {n['Oral']}; Poster: {n['Poster']}; Spotlight: {n['Spotlight']}" in html
     with pytest.raises(AttributeError, match="has no year_a"):
@@ -225,8 +225,8 @@ def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
     html = render_report(consensus)
     assert "consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8." in html
     # Ward's topics: the runs only give the confidence
-    assert trend_analysis.settings["method"] == "ward"
-    runs = trend_analysis.settings["n_runs"]
+    assert trend_analysis.settings.params["method"] == "ward"
+    runs = trend_analysis.settings.params["n_runs"]
     assert f"share of {runs} UMAP + HDBSCAN runs (seeds 0 to {runs - 1})" in render_report(trend_analysis)
 
 

@@ -158,7 +158,7 @@ def test_validation(trending):
 
 def test_analyze_and_the_report_carry_it(sample_corpus, tmp_path):
     analysis = topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False, stability_seeds=[7])
-    assert analysis.settings["stability_seeds"] == [7] and len(analysis.stability)
+    assert analysis.settings.stability_seeds == [7] and len(analysis.stability)
     assert set(analysis.stability["n_seeds"]) == {1}
     html = topics.render_report(analysis)
     assert "<th>holds in seeds</th>" in html and "refitted with random states 7" in html
@@ -181,7 +181,7 @@ def test_a_report_states_refits_only_when_refits_ran(trending, tmp_path):
     analysis = topics.analyze(
         corpus, embeddings=embeddings, model=TopicModel(method="ward", random_state=0), cache=False, stability_seeds=[1, 2],
     )
-    assert analysis.settings["method"] == "ward"
+    assert analysis.settings.params["method"] == "ward"
     loaded = topics.load(topics.save(analysis, tmp_path / "model"))
     for each in (analysis, loaded):
         html = topics.render_report(each)

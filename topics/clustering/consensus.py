@@ -60,7 +60,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
 
-from topics.clustering.neighbors import resolve_seed, vote
+from topics.clustering.neighbors import vote
 from topics.clustering.runs import parallel_runs as _parallel_runs
 
 __all__ = [
@@ -288,7 +288,8 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         Processes the runs are spread over (joblib; ``None``: 1, ``-1``: every core).
         Each run is seeded and single-threaded, so the result does not depend on it.
     random_state
-        Chooses the runs' seeds and Leiden's seed.
+        Chooses the runs' seeds and Leiden's seed: an int (a :class:`topics.TopicModel`
+        passes the seed it resolved).
 
     Attributes
     ----------
@@ -321,7 +322,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         outlier_share: float = 0.3,
         neighbors: tuple[np.ndarray, np.ndarray] | None = None,
         n_jobs: int | None = None,
-        random_state: int | None = None,
+        random_state: int = 0,
     ):
         self.n_runs = n_runs
         self.n_neighbors = n_neighbors
@@ -342,7 +343,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         X = np.asarray(X, dtype=np.float32)
         n = len(X)
         k = int(min(self.n_neighbors, n - 1))
-        seed = resolve_seed(self.random_state)
+        seed = int(self.random_state)
         self.seeds_ = run_seeds(seed, self.n_runs)
         graph = self.neighbors if self.neighbors is not None else nearest_neighbors(X, n_neighbors=k + 1)
         if graph[0].shape[0] != n or graph[0].shape[1] < k + 1:

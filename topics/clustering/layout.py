@@ -16,7 +16,7 @@ import numpy as np
 
 from topics.clustering.kernels import cache_umap_kernels
 from topics.clustering.order import canonical_order
-from topics.clustering.neighbors import landmark_rows, nearest_neighbors, resolve_seed, spread
+from topics.clustering.neighbors import landmark_rows, nearest_neighbors, spread
 
 __all__ = ["map_coordinates"]
 
@@ -52,7 +52,7 @@ def map_coordinates(
     embeddings: np.ndarray,
     *,
     n_neighbors: int = 15,
-    random_state: int | None = 0,
+    random_state: int = 0,
     neighbors: tuple[np.ndarray, np.ndarray] | None = None,
     landmarks: np.ndarray | None = None,
 ) -> np.ndarray:
@@ -65,7 +65,7 @@ def map_coordinates(
     n_neighbors
         UMAP's neighbourhood.
     random_state
-        UMAP's seed.
+        UMAP's seed, an int (the analysis's, resolved once by :func:`topics.analyze`).
     neighbors
         A precomputed graph (:func:`topics.clustering.neighbors.nearest_neighbors`, or a fitted
         ``TopicModel.neighbors_``) with at least ``n_neighbors`` columns; default
@@ -109,7 +109,7 @@ def map_coordinates(
         n_components=2,
         min_dist=0.1,
         metric="cosine",
-        random_state=resolve_seed(random_state),
+        random_state=int(random_state),
         n_jobs=1,
         precomputed_knn=umap_knn(knn),
     )

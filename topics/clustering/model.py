@@ -330,7 +330,9 @@ class TopicModel(BaseEstimator):
         return self
 
     def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
-        """The fit itself, on the rows in the order given (``fit`` gives them in canonical order)."""
+        """The fit itself, on the rows in the order given (``fit`` gives them in canonical order):
+        landmarks, the consensus runs, the topics (Ward's or the consensus's), BERTopic's
+        terms, every paper's topic, then the areas."""
         params = self._resolve_params(len(texts))
         landmarks, graph = landmark_step(
             embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
@@ -338,41 +340,13 @@ class TopicModel(BaseEstimator):
         fitted = np.arange(len(texts)) if landmarks is None else landmarks
         fit_texts = [clean_for_terms(texts[i]) or "empty" for i in fitted]  # only these are counted
         acronyms = find_acronyms(fit_texts)
-        clusterer = ConsensusClusterer(
-            n_runs=params["n_runs"],
-            n_epochs=params["n_epochs"],
-            n_neighbors=params["n_neighbors"],
-            n_components=params["n_components"],
-            min_cluster_size=params["min_cluster_size"],
-            min_samples=params["min_samples"],
-            resolution=params["resolution"],
-            outlier_share=self.outlier_share,
-            neighbors=None if graph is None else landmark_rows(graph, landmarks),
-            # below SMALL_CORPUS papers the runs take less time than starting worker processes
-            n_jobs=1 if len(fitted) < SMALL_CORPUS else self.n_jobs,
-            random_state=params["random_state"],
-        )
-        topics_by = clusterer
-        if params["method"] == "ward":
-            ward = ward_topics(embeddings[fitted], min_cluster_size=params["min_cluster_size"], max_share=LARGEST_TOPIC)
-            if ward.max() > 0:
-                clusterer.fit(embeddings[fitted])  # the runs still give each paper its confidence
-                topics_by = FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
-            else:  # the root's split leaves a branch under the smallest topic: no cut to make
-                logger.info("Ward's hierarchy has no split into topics of %d papers; using the consensus", params["min_cluster_size"])
-                params["method"] = "consensus"
+        clusterer = self._clusterer(params, graph, landmarks, n_fitted=len(fitted))
+        topics_by = self._topics_by(clusterer, embeddings[fitted], params)
         bertopic, topics, core = fit_bertopic(
             fit_texts, embeddings[fitted], topics_by, acronyms=acronyms,
             reduce_outliers=self.reduce_outliers, top_n_words=max(self.top_n_terms, 30),
         )
-        runs, reduced = clusterer.runs_, clusterer.reduced_embeddings_
-        if landmarks is None:
-            graph = clusterer.neighbors_
-        else:  # every other paper follows its nearest landmarks
-            topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
-            core = extend_labels(core, landmarks, graph)
-            runs = extend_labels(runs, landmarks, graph)
-            reduced = extend_values(reduced, landmarks, graph)
+        topics, core, runs, reduced, graph = self._every_paper(clusterer, topics, core, landmarks, graph)
         self.core_outlier_share_ = float(np.mean(core == -1))
         self.params_ = params
         self.neighbors_ = graph
@@ -386,14 +360,63 @@ class TopicModel(BaseEstimator):
         self.texts_ = texts
         self.fit_texts_ = fit_texts
         self.embeddings_ = embeddings
-        areas = None
-        if params["method"] == "ward":  # areas from the same hierarchy as the topics
-            n_topics = len(set(topics[fitted].tolist()) - {-1})
-            areas = ward_areas(
-                embeddings[fitted], topics[fitted], min_cluster_size=params["min_cluster_size"],
-                n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
-            )
-        self._set_topics(topics, areas)
+        self._set_topics(topics, self._ward_areas(embeddings[fitted], topics[fitted], params))
+
+    def _clusterer(self, params: dict, graph, landmarks, *, n_fitted: int) -> ConsensusClusterer:
+        """The unfitted consensus of UMAP + HDBSCAN runs over the ``n_fitted`` papers clustered."""
+        return ConsensusClusterer(
+            n_runs=params["n_runs"],
+            n_epochs=params["n_epochs"],
+            n_neighbors=params["n_neighbors"],
+            n_components=params["n_components"],
+            min_cluster_size=params["min_cluster_size"],
+            min_samples=params["min_samples"],
+            resolution=params["resolution"],
+            outlier_share=self.outlier_share,
+            neighbors=None if graph is None else landmark_rows(graph, landmarks),
+            # below SMALL_CORPUS papers the runs take less time than starting worker processes
+            n_jobs=1 if n_fitted < SMALL_CORPUS else self.n_jobs,
+            random_state=params["random_state"],
+        )
+
+    @staticmethod
+    def _topics_by(clusterer: ConsensusClusterer, embeddings: np.ndarray, params: dict):
+        """What gives the topics: Ward's hierarchy where ``params["method"]`` says so and it
+        has a split (the consensus runs are fitted too, for each paper's confidence), else
+        the consensus (``params["method"]`` then becomes "consensus")."""
+        if params["method"] != "ward":
+            return clusterer
+        ward = ward_topics(embeddings, min_cluster_size=params["min_cluster_size"], max_share=LARGEST_TOPIC)
+        if ward.max() > 0:
+            clusterer.fit(embeddings)  # the runs still give each paper its confidence
+            return FixedClusterer(ward, min_cluster_size=params["min_cluster_size"])
+        # the root's split leaves a branch under the smallest topic: no cut to make
+        logger.info("Ward's hierarchy has no split into topics of %d papers; using the consensus", params["min_cluster_size"])
+        params["method"] = "consensus"
+        return clusterer
+
+    def _every_paper(self, clusterer: ConsensusClusterer, topics: np.ndarray, core: np.ndarray, landmarks, graph) -> tuple:
+        """The topics, core topics, runs, reduced vectors and neighbour graph of every paper:
+        the fitted ones' own, or, with landmarks, every other paper following its nearest landmarks."""
+        runs, reduced = clusterer.runs_, clusterer.reduced_embeddings_
+        if landmarks is None:
+            return topics, core, runs, reduced, clusterer.neighbors_
+        topics = extend_labels(topics, landmarks, graph, min_share=0.0 if self.reduce_outliers else self.outlier_share)
+        core = extend_labels(core, landmarks, graph)
+        runs = extend_labels(runs, landmarks, graph)
+        reduced = extend_values(reduced, landmarks, graph)
+        return topics, core, runs, reduced, graph
+
+    def _ward_areas(self, embeddings: np.ndarray, topics: np.ndarray, params: dict) -> Mapping[int, int] | None:
+        """With Ward's topics, the areas from the same hierarchy; else ``None`` (the
+        topics' centroids are grouped)."""
+        if params["method"] != "ward":
+            return None
+        n_topics = len(set(topics.tolist()) - {-1})
+        return ward_areas(
+            embeddings, topics, min_cluster_size=params["min_cluster_size"],
+            n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
+        )
 
     def _restore_order(self, order: np.ndarray, texts: list[str], embeddings: np.ndarray) -> None:
         """Every learned per-document array of a fit on ``x[order]`` back in the caller's row

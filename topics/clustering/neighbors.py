@@ -105,7 +105,7 @@ def resolve_seed(random_state: int | None) -> int:
 
 
 def landmark_step(
-    embeddings: np.ndarray, n_landmarks: int | None, *, n_neighbors: int, random_state: int | None = None
+    embeddings: np.ndarray, n_landmarks: int | None, *, n_neighbors: int, random_state: int = 0
 ) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None]:
     """The landmarks of a corpus too large to cluster whole, and every paper's nearest ones.
 
@@ -113,12 +113,13 @@ def landmark_step(
     (:func:`choose_landmarks`) is clustered and every other paper follows its
     ``n_neighbors`` nearest landmarks (:func:`landmark_graph`). Returns
     ``(landmarks, graph)``, or ``(None, None)`` when every paper is clustered
-    (``n_landmarks`` is ``None`` or not below the number of papers).
+    (``n_landmarks`` is ``None`` or not below the number of papers). ``random_state`` is
+    the fit's seed, an int (:func:`resolve_seed` resolved it).
     """
     n = len(embeddings)
     if n_landmarks is None or n <= n_landmarks:
         return None, None
-    landmarks = choose_landmarks(n, int(n_landmarks), random_state=resolve_seed(random_state))
+    landmarks = choose_landmarks(n, int(n_landmarks), random_state=int(random_state))
     return landmarks, landmark_graph(embeddings, landmarks, n_neighbors=n_neighbors)
 
 

@@ -138,7 +138,7 @@ def _areas(title: Callable[[Analysis], str | None] = lambda analysis: None):
 def _topic_map(analysis: Analysis):
     return figures.topic_map(
         analysis.documents, analysis.coords, max_points=figures.MAP_MAX_POINTS,
-        random_state=int(analysis.settings.get("random_state", 0)),
+        random_state=analysis.settings.random_state,
     )
 
 

@@ -117,7 +117,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     explorer = explorer_data(analysis)
     settings = analysis.settings
     stability = analysis.stability.copy()  # what the summary and the table may say of refits
-    stability.attrs["refitted"] = refitted = refits_ran(analysis.stability, method=settings.get("method"))
+    stability.attrs["refitted"] = refitted = refits_ran(analysis.stability, method=settings.params.get("method"))
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("topics.report", "templates"),
         autoescape=jinja2.select_autoescape(["html", "j2"], default_for_string=True, default=True),
@@ -146,8 +146,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         themes=themes,
         new=new_topic_section(analysis),
         fresh=new_in_year_section(analysis),
-        settings=settings,
-        outliers_counted=bool(settings.get("include_outliers")),
+        settings=settings.as_dict(),
+        outliers_counted=settings.include_outliers,
         n_topics=int((analysis.topics["topic"] != -1).sum()),
         caveats=list(caveats),
         dataset=dataset,

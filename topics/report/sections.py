@@ -26,7 +26,7 @@ def topic_cards(analysis: Analysis) -> list[dict]:
     comp = comparison.table.set_index("topic")
     reps = analysis.representatives
     colors = topic_colors(analysis.topics["topic"])
-    refitted = refits_ran(analysis.stability, method=analysis.settings.get("method"))
+    refitted = refits_ran(analysis.stability, method=analysis.settings.params.get("method"))
     stability = analysis.stability.set_index("topic") if refitted else None  # no claim of refits that did not run
     cards = []
     for row in analysis.topics.itertuples(index=False):
@@ -144,7 +144,7 @@ def new_topic_section(analysis: Analysis, *, max_papers: int = 12) -> dict | Non
     added = analysis.new_papers
     if not len(added):
         return None
-    about = analysis.settings.get("update", {})
+    about = analysis.settings.update or {}
     years = about.get("years") or sorted(int(y) for y in added["year"].unique())
     docs = analysis.documents
     colors = topic_colors(analysis.topics["topic"])
@@ -190,7 +190,7 @@ def new_in_year_section(analysis: Analysis, *, max_rows: int = 10) -> dict | Non
     """What the last year compared brought (:func:`topics.pipeline.new_in_last_year`):
     its emerging sub-topics, then its rising phrases; ``None`` where the analysis compares
     no years (one year, or another grouping)."""
-    years = analysis.settings.get("years") or []
+    years = analysis.settings.years or []
     if analysis.by != "year" or len(years) < 2:
         return None
     latest = int(years[-1])
