@@ -404,6 +404,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
     the folders made for the output."""
     from topics.embedding.backends import get_embedder
     from topics.clustering.model import TopicModel
+    from topics.lazy import preload
     from topics.pipeline import analyze
 
     kept = None  # the folder in the cache that holds this run's analysis, if any
@@ -447,6 +448,7 @@ def _run_report(args: argparse.Namespace, themes: tuple, start: float, created: 
                     print("reusing the analysis of an earlier run with the same papers, settings and code (--no-cache fits again)",
                           file=sys.stderr)
         if analysis is None:
+            preload("bertopic")  # the fit's model stack (PyTorch, UMAP, Plotly) loads while the papers are checked and embedded
             analysis = analyze(
                 corpus, embedder=embedder, model=model, years=tuple(args.years) if args.years else None,
                 include_outliers=args.include_outliers, random_state=args.seed, cache=cache, show_progress=not args.quiet,
