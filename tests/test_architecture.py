@@ -143,7 +143,6 @@ LONG_FUNCTIONS = {
     "pipeline.py:analyze": "the whole flow in one call; it becomes a list of stages next (issue 41, the lead's part)",
     "cli.py:build_parser": "the argparse declaration of every command and option: a flat list, one call per option",
     "cli.py:_run_report": "the report command's steps and messages; splits with analyze's stages, whose settings it reads",
-    "clustering/model.py:TopicModel._fit_ordered": "the fit on canonically ordered rows, a list of calls (graph, runs, consensus, names) that still reads as one; to split next",
     "report/explorer.py:explorer_data": "one dict literal of the explorer page's fields, a line each",
 }
 

@@ -329,8 +329,52 @@ class TopicModel(BaseEstimator):
         self.embedding_fingerprint_ = fingerprint
         return self
 
+    def fit_labels(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
+        """The topic of each document that ``fit(corpus, embeddings).labels_`` gives, without
+        naming the topics or grouping them into areas, and without changing this model.
+
+        For refits that only count which topics come back (:func:`topics.stats.stability.seed_stability`):
+        the consensus and BERTopic's numbering run as in :meth:`fit`, the names, terms and
+        areas do not.
+        """
+        texts, embeddings = check_inputs(corpus, embeddings)
+        if not 0 <= self.outlier_share <= 1:
+            raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
+        order = canonical_order(embeddings, texts)
+        return to_rows(self._topics_ordered([texts[i] for i in order], embeddings[order])["topics"], order)
+
     def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
         """The fit itself, on the rows in the order given (``fit`` gives them in canonical order)."""
+        found = self._topics_ordered(texts, embeddings)
+        params, landmarks, graph, fitted = found["params"], found["landmarks"], found["graph"], found["fitted"]
+        topics, core, runs, reduced = found["topics"], found["core"], found["runs"], found["reduced"]
+        fit_texts, acronyms, bertopic, clusterer = found["fit_texts"], found["acronyms"], found["bertopic"], found["clusterer"]
+        self.core_outlier_share_ = float(np.mean(core == -1))
+        self.params_ = params
+        self.neighbors_ = graph
+        self.landmarks_ = landmarks
+        self.fitted_documents_ = fitted
+        self.acronyms_ = acronyms
+        self.bertopic_ = bertopic
+        self.runs_ = runs
+        self.seeds_ = clusterer.seeds_
+        self.reduced_embeddings_ = reduced
+        self.texts_ = texts
+        self.fit_texts_ = fit_texts
+        self.embeddings_ = embeddings
+        areas = None
+        if params["method"] == "ward":  # areas from the same hierarchy as the topics
+            n_topics = len(set(topics[fitted].tolist()) - {-1})
+            areas = ward_areas(
+                embeddings[fitted], topics[fitted], min_cluster_size=params["min_cluster_size"],
+                n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
+            )
+        self._set_topics(topics, areas)
+
+    def _topics_ordered(self, texts: list[str], embeddings: np.ndarray) -> dict:
+        """The topic of each row (in the order given) and what the fit keeps of how it was found:
+        ``params``, ``landmarks``, ``graph``, ``fitted``, ``fit_texts``, ``acronyms``,
+        ``clusterer``, ``bertopic``, ``topics``, ``core``, ``runs``, ``reduced``."""
         params = self._resolve_params(len(texts))
         landmarks, graph = landmark_step(
             embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
@@ -373,27 +417,11 @@ class TopicModel(BaseEstimator):
             core = extend_labels(core, landmarks, graph)
             runs = extend_labels(runs, landmarks, graph)
             reduced = extend_values(reduced, landmarks, graph)
-        self.core_outlier_share_ = float(np.mean(core == -1))
-        self.params_ = params
-        self.neighbors_ = graph
-        self.landmarks_ = landmarks
-        self.fitted_documents_ = fitted
-        self.acronyms_ = acronyms
-        self.bertopic_ = bertopic
-        self.runs_ = runs
-        self.seeds_ = clusterer.seeds_
-        self.reduced_embeddings_ = reduced
-        self.texts_ = texts
-        self.fit_texts_ = fit_texts
-        self.embeddings_ = embeddings
-        areas = None
-        if params["method"] == "ward":  # areas from the same hierarchy as the topics
-            n_topics = len(set(topics[fitted].tolist()) - {-1})
-            areas = ward_areas(
-                embeddings[fitted], topics[fitted], min_cluster_size=params["min_cluster_size"],
-                n_areas=area_rule(n_topics) if self.n_areas is None else int(self.n_areas),
-            )
-        self._set_topics(topics, areas)
+        return {
+            "params": params, "landmarks": landmarks, "graph": graph, "fitted": fitted, "fit_texts": fit_texts,
+            "acronyms": acronyms, "clusterer": clusterer, "bertopic": bertopic, "topics": topics, "core": core,
+            "runs": runs, "reduced": reduced,
+        }
 
     def _restore_order(self, order: np.ndarray, texts: list[str], embeddings: np.ndarray) -> None:
         """Every learned per-document array of a fit on ``x[order]`` back in the caller's row
