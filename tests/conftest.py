@@ -52,6 +52,37 @@ def sample_analysis(sample_corpus) -> topics.Analysis:
     return topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False)
 
 
+def full_lists_vectors(backend: str = "minilm") -> tuple[pd.DataFrame, np.ndarray]:
+    """The full ICLR lists and ``backend``'s vectors of what analyze embeds for them.
+
+    Read from the committed fixture ``tests/data/iclr_full_<backend>.npy`` (float16, its
+    sha256 checked; written by ``benchmarks/full_lists_vectors.py``) where it holds this
+    backend's vectors of today's texts: a fresh clone then embeds nothing. Where it does
+    not (another default path, other texts, no fixture), a warning says so and the texts
+    are embedded through the cache, as before (minutes on 2 cores).
+    """
+    import importlib.util
+    import warnings
+    from pathlib import Path
+
+    from topics.pipeline import embedding_texts
+    from topics.vectors import unit_rows
+
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "full_lists_vectors.py"
+    spec = importlib.util.spec_from_file_location("full_lists_vectors", script)
+    fixture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixture)
+    corpus = topics.io.datasets.iclr_full()
+    texts = embedding_texts(corpus)
+    embedder = topics.get_embedder(backend, n_texts=len(texts))
+    vectors = fixture.read_fixture(backend, texts, embedder.fingerprint())
+    if isinstance(vectors, str):
+        warnings.warn(f"{vectors}: embedding the full lists (rerun benchmarks/full_lists_vectors.py --backend {backend})",
+                      stacklevel=2)
+        return corpus, topics.embed_texts(texts, embedder, cache=True)
+    return corpus, unit_rows(vectors).astype(np.float32)
+
+
 def values(v):
     """Plain Python numbers from a figure dict's array (Plotly >= 6 encodes numpy
     arrays as ``{"dtype", "bdata", "shape"}``)."""

@@ -50,3 +50,60 @@ def test_scale_stages_read_their_vectors_from_the_cache(tmp_path, monkeypatch):
     corpus[["doc_id", "title", "abstract", "year", "venue"]].rename(columns={"doc_id": "id"}).to_parquet(scale.corpus_path(40))
     with pytest.raises(SystemExit, match="40 of 40 vectors of the 40 corpus are not in"):
         scale.cached_vectors(40, tmp_path / "empty-cache")
+
+
+# ----------------------------------------------------------- the full lists' vectors (issue 40)
+
+
+def _fixture_script():
+    spec = importlib.util.spec_from_file_location("full_lists_vectors", BENCHMARKS / "full_lists_vectors.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_full_lists_vectors_are_todays_default_embedding():
+    """The fixture the slow theme check reads instead of embedding 4,364 papers is intact
+    and holds the vectors analyze would compute today: its texts are today's
+    ``embedding_texts(iclr_full())``, and its fingerprint is the default backend's on a
+    CPU with native bfloat16 (where it was written). A new default path (or other texts)
+    fails here: rerun ``benchmarks/full_lists_vectors.py``."""
+    import json
+
+    import numpy as np
+
+    import topics
+    from topics.embedding.backends import native_bf16
+    from topics.pipeline import embedding_texts
+
+    fixture = _fixture_script()
+    npy, about = fixture.fixture_paths("minilm")
+    record = json.loads(about.read_text(encoding="utf-8"))
+    texts = embedding_texts(topics.io.datasets.iclr_full())
+    assert record["texts_sha256"] == fixture.texts_digest(texts)
+    assert record["shape"] == [len(texts), 384] and npy.stat().st_size < 3.5e6
+    if not native_bf16():
+        pytest.skip("the fixture holds bf16 vectors; this CPU's default embeds in fp32")
+    fingerprint = topics.get_embedder("minilm", n_texts=len(texts)).fingerprint()
+    vectors = fixture.read_fixture("minilm", texts, fingerprint)
+    assert not isinstance(vectors, str), vectors
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1, atol=2e-3)
+
+
+def test_a_damaged_fixture_is_refused_and_a_stale_one_says_why(tmp_path):
+    import numpy as np
+
+    fixture = _fixture_script()
+    texts = ["optimal transport", "graph neural networks", "speech recognition"]
+    vectors = np.random.default_rng(0).normal(size=(3, 8))
+    fixture.save_fixture(vectors, texts, "toy:1", "toy", tmp_path)
+    np.testing.assert_allclose(fixture.read_fixture("toy", texts, "toy:1", tmp_path), vectors, atol=1e-2)
+    assert "not of toy:2" in fixture.read_fixture("toy", texts, "toy:2", tmp_path)
+    assert "other texts" in fixture.read_fixture("toy", texts[:2], "toy:1", tmp_path)
+    assert fixture.read_fixture("other", texts, "toy:1", tmp_path).startswith("no fixture")
+    npy = fixture.fixture_paths("toy", tmp_path)[0]
+    data = bytearray(npy.read_bytes())
+    data[-1] ^= 1
+    npy.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="sha256"):
+        fixture.read_fixture("toy", texts, "toy:1", tmp_path)

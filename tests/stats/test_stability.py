@@ -187,3 +187,22 @@ def test_a_report_states_refits_only_when_refits_ran(trending, tmp_path):
         html = topics.render_report(each)
         assert "came back" not in html and "other seeds</div>" not in html and "<th>holds in seeds</th>" not in html
         assert "Refitted with" not in html and "no refit was needed" in html
+
+
+def test_refits_count_topics_without_naming_them(trending, monkeypatch):
+    """Issue 40: a refit's topics are only aligned with the reference's, never named, so
+    seed_stability fits labels only (``TopicModel.fit_labels``); the table is the one that
+    full refits give."""
+    from sklearn.base import clone
+
+    corpus, embeddings, model, comparison = trending
+    refits = [clone(model).set_params(random_state=s).fit(corpus, embeddings) for s in (1, 2)]
+    expected = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2), refits=refits)
+
+    def no_fit(self, *args, **kwargs):
+        raise AssertionError("a full refit ran")
+
+    monkeypatch.setattr(TopicModel, "fit", no_fit)
+    table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    pd.testing.assert_frame_equal(table, expected)
+    assert table.attrs == expected.attrs and refits_ran(table)

@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 
 import topics
-from tests.conftest import make_theme_corpus
+from tests.conftest import full_lists_vectors, make_theme_corpus
 from topics.themes.membership import phrase_matches
 from topics.themes.specs import Theme
 from topics.themes.tracking import theme_topics, track
@@ -181,14 +181,10 @@ def test_check_set_precision_and_recall():
     """The labelled check set: precision and recall >= 0.8 over all 200 papers (MiniLM, names only)."""
     from pathlib import Path
 
-    from topics.pipeline import embedding_texts
-
     check = pd.read_csv(Path(__file__).parent.parent / "data" / "theme_check.csv")
     assert len(check) == 200 and check.groupby("theme").size().eq(40).all()
-    corpus = topics.io.datasets.iclr_full()
-    embedder = topics.get_embedder("minilm")
-    embeddings = topics.embed_texts(embedding_texts(corpus), embedder, cache=True)  # what analyze embeds
-    papers = track(corpus, embeddings, list(dict.fromkeys(check["theme"])), embedder=embedder).papers
+    corpus, embeddings = full_lists_vectors("minilm")  # what analyze embeds; the committed fixture where it is today's
+    papers = track(corpus, embeddings, list(dict.fromkeys(check["theme"])), embedder=topics.get_embedder("minilm")).papers
     member = papers.set_index(["theme", "doc_id"])["member"]
     predicted = np.array([member[(t, d)] for t, d in zip(check["theme"], check["id"])])
     truth = check["label"].eq("in").to_numpy()

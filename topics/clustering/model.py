@@ -329,10 +329,46 @@ class TopicModel(BaseEstimator):
         self.embedding_fingerprint_ = fingerprint
         return self
 
+    def fit_labels(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray) -> np.ndarray:
+        """The topic of each document that ``fit(corpus, embeddings).labels_`` gives, without
+        naming the topics or grouping them into areas, and without changing this model.
+
+        For refits that only count which topics come back (:func:`topics.stats.stability.seed_stability`):
+        the consensus and BERTopic's numbering run as in :meth:`fit`, the names, terms and
+        areas do not.
+        """
+        texts, embeddings = check_inputs(corpus, embeddings)
+        if not 0 <= self.outlier_share <= 1:
+            raise ValueError(f"outlier_share must be between 0 and 1, got {self.outlier_share}")
+        order = canonical_order(embeddings, texts)
+        return to_rows(self._topics_ordered([texts[i] for i in order], embeddings[order])["topics"], order)
+
     def _fit_ordered(self, texts: list[str], embeddings: np.ndarray) -> None:
         """The fit itself, on the rows in the order given (``fit`` gives them in canonical order):
+        the topics (:meth:`_topics_ordered`), then what the model keeps of them and the areas."""
+        found = self._topics_ordered(texts, embeddings)
+        params, fitted, topics = found["params"], found["fitted"], found["topics"]
+        self.core_outlier_share_ = float(np.mean(found["core"] == -1))
+        self.params_ = params
+        self.neighbors_ = found["graph"]
+        self.landmarks_ = found["landmarks"]
+        self.fitted_documents_ = fitted
+        self.acronyms_ = found["acronyms"]
+        self.bertopic_ = found["bertopic"]
+        self.runs_ = found["runs"]
+        self.seeds_ = found["clusterer"].seeds_
+        self.reduced_embeddings_ = found["reduced"]
+        self.texts_ = texts
+        self.fit_texts_ = found["fit_texts"]
+        self.embeddings_ = embeddings
+        self._set_topics(topics, self._ward_areas(embeddings[fitted], topics[fitted], params))
+
+    def _topics_ordered(self, texts: list[str], embeddings: np.ndarray) -> dict:
+        """The topic of each row (in the order given) and what the fit keeps of how it was found:
         landmarks, the consensus runs, the topics (Ward's or the consensus's), BERTopic's
-        terms, every paper's topic, then the areas."""
+        terms, every paper's topic (``params``, ``landmarks``, ``graph``, ``fitted``,
+        ``fit_texts``, ``acronyms``, ``clusterer``, ``bertopic``, ``topics``, ``core``,
+        ``runs``, ``reduced``)."""
         params = self._resolve_params(len(texts))
         landmarks, graph = landmark_step(
             embeddings, self.n_landmarks, n_neighbors=params["n_neighbors"] + 1, random_state=params["random_state"]
@@ -347,20 +383,9 @@ class TopicModel(BaseEstimator):
             reduce_outliers=self.reduce_outliers, top_n_words=max(self.top_n_terms, 30),
         )
         topics, core, runs, reduced, graph = self._every_paper(clusterer, topics, core, landmarks, graph)
-        self.core_outlier_share_ = float(np.mean(core == -1))
-        self.params_ = params
-        self.neighbors_ = graph
-        self.landmarks_ = landmarks
-        self.fitted_documents_ = fitted
-        self.acronyms_ = acronyms
-        self.bertopic_ = bertopic
-        self.runs_ = runs
-        self.seeds_ = clusterer.seeds_
-        self.reduced_embeddings_ = reduced
-        self.texts_ = texts
-        self.fit_texts_ = fit_texts
-        self.embeddings_ = embeddings
-        self._set_topics(topics, self._ward_areas(embeddings[fitted], topics[fitted], params))
+        return {"params": params, "landmarks": landmarks, "graph": graph, "fitted": fitted, "fit_texts": fit_texts,
+                "acronyms": acronyms, "clusterer": clusterer, "bertopic": bertopic, "topics": topics, "core": core,
+                "runs": runs, "reduced": reduced}
 
     def _clusterer(self, params: dict, graph, landmarks, *, n_fitted: int) -> ConsensusClusterer:
         """The unfitted consensus of UMAP + HDBSCAN runs over the ``n_fitted`` papers clustered."""

@@ -28,7 +28,7 @@ from topics.stats.alignment import align_topics
 from topics.stats.comparison import TwoGroups
 from topics.stats.trends import compare_years
 
-__all__ = ["STABILITY_COLUMNS", "labeling_stability", "match_topics", "refits_ran", "seed_stability"]
+__all__ = ["STABILITY_COLUMNS", "labeling_stability", "match_topics", "refit_labels", "refits_ran", "seed_stability"]
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def seed_stability(
     elif getattr(model, "params_", {}).get("method") == "ward":  # no seed moves Ward's topics: a refit repeats them
         others = [model.labels_] * len(seeds)
     else:
-        others = [clone(model).set_params(random_state=int(seed)).fit(corpus, embeddings).labels_ for seed in seeds]
+        others = [refit_labels(clone(model).set_params(random_state=int(seed)), corpus, embeddings) for seed in seeds]
     out = labeling_stability(
         corpus, model.labels_, comparison, others, seeds=seeds, min_jaccard=min_jaccard, embeddings=embeddings,
     )
@@ -233,6 +233,15 @@ def refits_ran(stability: pd.DataFrame, *, method: str | None = None) -> bool:
 STABILITY_COLUMNS = [
     "topic", "label", "n_seeds", "recovered", "unmatched", "mean_jaccard", "same_direction", "diff_pp_min", "diff_pp_max", "stable",
 ]
+
+
+def refit_labels(model, corpus: pd.DataFrame, embeddings: np.ndarray) -> np.ndarray:
+    """The topic of each document of an unfitted ``model`` fitted to ``corpus``: its
+    ``fit_labels`` where it has one (:meth:`topics.TopicModel.fit_labels` skips naming the
+    topics, which a refit's alignment never reads), else ``fit(...).labels_``."""
+    if hasattr(model, "fit_labels"):
+        return np.asarray(model.fit_labels(corpus, embeddings))
+    return np.asarray(model.fit(corpus, embeddings).labels_)
 
 
 def _centroids(embeddings: np.ndarray, labels: np.ndarray) -> dict[int, np.ndarray]:
