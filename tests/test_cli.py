@@ -765,3 +765,31 @@ def test_the_model_stack_loads_beside_the_fit_and_not_for_a_reused_analysis(tmp_
               "print(rc, heavy)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def test_an_interrupt_does_not_wait_for_the_model_stack_to_load(tmp_path):
+    """The background import of BERTopic (issue 40) takes a minute on a loaded machine; a
+    run interrupted meanwhile ends at once with status 130, not after the import."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import sys, time, topics.lazy, topics.pipeline\n"
+              "real = topics.lazy.preload\n"
+              "topics.lazy.preload = lambda *names: real('slow_stack')  # an import that takes a minute\n"
+              "def analyze(*args, **kwargs):\n"
+              "    print('fitting', flush=True); time.sleep(60)\n"
+              "topics.pipeline.analyze = analyze\n"
+              "from topics.cli import main\n"
+              f"sys.exit(main(['report', '--backend', 'hashing', '--no-cache', '-q', '-o', {str(tmp_path / 'r.html')!r}]))\n")
+    (tmp_path / "slow_stack.py").write_text("import time\ntime.sleep(60)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.getcwd(), str(tmp_path)])}
+    done = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert done.stdout.readline().strip() == "fitting"
+    start = time.perf_counter()
+    done.send_signal(signal.SIGINT)
+    _, err = done.communicate(timeout=120)
+    assert done.returncode == 130, err
+    assert time.perf_counter() - start < 20

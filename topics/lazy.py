@@ -42,9 +42,10 @@ def preload(*modules: str) -> threading.Thread:
     UMAP and Plotly) and that a later step needs: the import runs while this step works,
     and the later ``import`` waits for it (Python's per-module import locks) instead of
     starting again. A module that fails to import is left for that later ``import`` to
-    report. The thread is not a daemon, so the interpreter never exits in the middle of an
-    import (a C extension's initialisation cut short can abort the process); start it
-    only where the modules will be needed.
+    report. The thread is a daemon: a run that stops early (an error, Ctrl-C) exits at
+    once instead of waiting for the import, which may take a minute on a loaded machine.
+    Start it only where the modules will be needed, so that a run that goes on imports
+    them anyway and never exits in the middle of the import.
 
     Examples
     --------
@@ -62,6 +63,6 @@ def preload(*modules: str) -> threading.Thread:
                 logger.debug("preloading %s failed: %s", name, exc)
                 return
 
-    thread = threading.Thread(target=run, name=f"preload {', '.join(modules)}")
+    thread = threading.Thread(target=run, name=f"preload {', '.join(modules)}", daemon=True)
     thread.start()
     return thread
