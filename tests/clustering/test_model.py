@@ -90,6 +90,9 @@ def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
     before = dict(theme_model.topic_names_)
     renamed = theme_model.rename({0: "my name"})
     assert renamed.topic_names_[0] == "my name" and theme_model.topic_names_ == before
+    assert renamed.topic_name_coverage_[0] == 0 and not renamed.topic_mixed_[0] and not renamed.topic_transferred_[0]
+    glued = theme_model.rename({0: f"{before[0]} / my name"})  # a reader's "A / B" joins two themes too
+    assert glued.topic_mixed_[0] and glued.topic_name_coverage_[0] > 0
     merged = theme_model.merge([0, 1])
     assert len(set(merged.labels_) - {-1}) == 3
     assert len(set(theme_model.labels_) - {-1}) == 4

@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
-from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups
+from topics.naming.labels import HOLD, Name, is_broad, is_vague, name_groups, named
 from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
@@ -188,12 +188,10 @@ def field_names(
         group, keyword = groups[g], profiles.keywords[k]
         if group in out or keyword in taken or keyword in (forbidden or {}).get(group, ()) or not _nameable(keyword):
             continue
-        members = labels == group
-        written = coverage(index, keyword, members)
-        holds = written >= FLOOR and written * sizes[g] >= 2  # one paper's phrase names no group
-        if not holds and recall[g, k] < transfer:
+        name = named(index, keyword, labels == group, keyword=True)
+        if name.transferred and recall[g, k] < transfer:
             continue
-        out[group] = Name(keyword, written, transferred=not holds)
+        out[group] = name
         taken.add(keyword)
     return out
 
@@ -263,8 +261,6 @@ def _with_words(fields: dict[int, Name], words: dict[int, str], labels: np.ndarr
     for g, name in words.items():
         if g in fields:
             out[g] = dataclasses.replace(fields[g], name=written_form(fields[g].name, texts))
-        elif g == -1 or name.startswith("outliers"):
-            out[g] = Name(name, float("nan"))
         else:
-            out[g] = Name(name, coverage(index, name, labels == g), mixed=len(name_parts(name)) > 1)
+            out[g] = named(index, name, labels == g)
     return out
