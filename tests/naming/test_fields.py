@@ -109,3 +109,24 @@ def test_a_group_keeps_its_own_phrase_that_half_its_papers_write():
     assert kept[0].name == "long-tailed recognition" and kept[1].name == "multi-armed bandits"
     renamed, _ = name_fields({}, labels, areas, texts, profiles=p, words=words, keep_held=False)
     assert renamed[0].name == "representation learning"
+
+
+def test_a_glued_or_vague_name_gives_way_to_a_keyword_fewer_papers_are_expected_to_give():
+    """Issue 37: a group the words name "A / B" or by a vague word takes the keyword that
+    fits it best where a tenth of its papers are expected to choose it (RESCUE), marked
+    transferred; a group whose own name is neither keeps it at the usual bar (TRANSFER)."""
+    from topics.naming.fields import RESCUE, TRANSFER, name_fields, weak_name
+
+    p = profiles({"computer vision": {"pixel": 2.6}, "bandit theory": {"regret": 2.2}})
+    texts = VISION + BANDITS
+    labels = np.array([0] * 4 + [1] * 4)
+    expected = expected_keywords(p.predict(texts), labels, [0, 1]) / 4
+    assert RESCUE <= expected[0, 0] < TRANSFER and RESCUE <= expected[1, 1] < TRANSFER
+    words = ({0: "images / objects", 1: "regret bound"}, {0: "images / objects", 1: "regret bound"})
+    assert weak_name("images / objects") and weak_name("parameters") and not weak_name("regret bound")
+    before, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words, rescue=None)
+    assert before[0].name == "images / objects" and before[0].mixed
+    topics, areas = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words)
+    assert topics[0].name == "computer vision" and topics[0].transferred and not topics[0].mixed
+    assert areas[0].name == "computer vision"  # the area of the same papers: its field too
+    assert topics[1].name == "regret bound"  # not weak: keeps its own name

@@ -40,8 +40,8 @@ from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
 __all__ = [
-    "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
-    "text_terms", "written_form",
+    "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "RESCUE", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
+    "text_terms", "weak_name", "written_form",
 ]
 
 #: How much more a keyword's share of the group counts than the group's share of its
@@ -62,6 +62,12 @@ MIN_WORD_KEYPHRASENESS = 0.1
 #: may still name it, marked *transferred* ("what related papers call it"), where at
 #: least this share of its papers are expected to choose it.
 TRANSFER = 0.2
+
+#: A group that would otherwise be named "A / B" or by a vague or broad word
+#: (:func:`weak_name`) takes the keyword that fits it best (:func:`field_names`) where at
+#: least this share of its papers are expected to choose it, marked transferred where
+#: they do not write it: one covering name for a glued one, a field for a word.
+RESCUE = 0.1
 
 #: The environment variable that points :func:`reference` at other profiles (a file
 #: :meth:`KeywordProfiles.write` wrote).
@@ -211,6 +217,7 @@ def name_fields(
     terms, labels: Sequence[int], topic_areas_: dict[int, int], texts: Sequence[str], *,
     analyzer: PhraseAnalyzer | None = None, index: PhraseIndex | None = None, profiles: KeywordProfiles | None = None,
     transfer: float = TRANSFER, keep_held: bool = True, beta: float = KEYWORD_BETA, words: tuple[dict, dict] | None = None,
+    rescue: float | None = RESCUE,
 ) -> tuple[dict[int, Name], dict[int, Name]]:
     """Topic and area names: what authors call the group's field (:func:`field_names`),
     else the name the group's own words give it (:func:`topics.naming.labels.name_groups`).
@@ -218,7 +225,10 @@ def name_fields(
     Areas are named first; a topic may not take its area's keyword unless it holds most
     of the area's papers. With ``keep_held`` a group keeps a phrase of its own words that
     half its papers write ("long-tailed recognition", where no author keyword is as
-    specific); ``transfer`` is :func:`field_names`'. Returns ``(topic_names, area_names)``, each a
+    specific); ``transfer`` is :func:`field_names`'. A group left with a glued, vague or
+    broad name (:func:`weak_name`) takes the best keyword no other group took where
+    ``rescue`` of its papers are expected to choose it (:data:`RESCUE`; ``None``: never).
+    Returns ``(topic_names, area_names)``, each a
     :class:`topics.naming.labels.Name` with its coverage, ``mixed`` and ``transferred``.
     """
     analyzer = analyzer or PhraseAnalyzer()
@@ -229,15 +239,47 @@ def name_fields(
     chances = profiles.predict(texts)
     doc_areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
     areas = field_names(chances, doc_areas, sorted(a for a in area_words if a != -1), index, profiles, transfer=transfer, beta=beta)
-    forbidden = {
-        t: {areas[a].name} for t, a in topic_areas_.items()
-        if a in areas and (labels[doc_areas == a] == t).mean() <= 0.5
-    }
+    forbidden = _area_fields(areas, topic_areas_, labels, doc_areas)
     topics = field_names(chances, labels, sorted(t for t in topic_words if t != -1), index, profiles, forbidden=forbidden, transfer=transfer, beta=beta)
     if keep_held:  # a phrase of the group's own that half its papers write stays
         topics = {t: n for t, n in topics.items() if not _held(topic_words[t], labels == t, index)}
         areas = {a: n for a, n in areas.items() if not _held(area_words[a], doc_areas == a, index)}
+    if rescue is not None:
+        areas |= _rescued(areas, area_words, chances, doc_areas, index, profiles, forbidden={}, transfer=rescue, beta=beta)
+        forbidden = _area_fields(areas, topic_areas_, labels, doc_areas)
+        topics |= _rescued(topics, topic_words, chances, labels, index, profiles, forbidden=forbidden, transfer=rescue, beta=beta)
     return _with_words(topics, topic_words, labels, index, texts), _with_words(areas, area_words, doc_areas, index, texts)
+
+
+def _area_fields(areas: dict[int, Name], topic_areas_: dict[int, int], labels: np.ndarray, doc_areas: np.ndarray) -> dict[int, set[str]]:
+    """Per topic, its area's keyword where the topic holds at most half of the area: one it may not take."""
+    return {
+        t: {areas[a].name} for t, a in topic_areas_.items()
+        if a in areas and (labels[doc_areas == a] == t).mean() <= 0.5
+    }
+
+
+def weak_name(name: str) -> bool:
+    """Whether ``name`` glues two themes ("A / B") or is a word the keyword counts call
+    vague ("layer", "complexity": :func:`topics.naming.labels.is_vague`) or a broad word
+    ("graph", "image": :func:`topics.naming.labels.is_broad`)."""
+    parts = name_parts(name)
+    return len(parts) > 1 or any(is_vague(p) or (" " not in p and is_broad(p)) for p in parts)
+
+
+def _rescued(
+    fields: dict[int, Name], words: dict[int, str], chances: np.ndarray, labels: np.ndarray, index: PhraseIndex,
+    profiles: KeywordProfiles, *, forbidden: dict[int, set[str]], transfer: float, beta: float,
+) -> dict[int, Name]:
+    """The groups of ``words`` that no keyword named and whose own name is weak
+    (:func:`weak_name`), named by the keyword that fits them best among those no other
+    group took, where ``transfer`` of their papers are expected to choose it."""
+    weak = sorted(g for g, name in words.items() if g != -1 and g not in fields and not name.startswith("outliers") and weak_name(name))
+    if not weak:
+        return {}
+    taken = {n.name for n in fields.values()} | {phrase_key(p) for g, name in words.items() if g not in fields for p in name_parts(name)}
+    banned = {g: taken | forbidden.get(g, set()) for g in weak}
+    return field_names(chances, labels, weak, index, profiles, forbidden=banned, transfer=transfer, beta=beta)
 
 
 def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
