@@ -130,3 +130,16 @@ def test_a_glued_or_vague_name_gives_way_to_a_keyword_fewer_papers_are_expected_
     assert topics[0].name == "computer vision" and topics[0].transferred and not topics[0].mixed
     assert areas[0].name == "computer vision"  # the area of the same papers: its field too
     assert topics[1].name == "regret bound"  # not weak: keeps its own name
+
+
+def test_a_glued_name_gives_way_to_its_part_that_a_quarter_of_its_papers_write():
+    from topics.naming.fields import name_fields
+
+    p = profiles({"bandit theory": {"regret": 2.2}})
+    texts = VISION + BANDITS
+    labels = np.array([0] * 4 + [1] * 4)
+    words = ({0: "object detection", 1: "multi-armed bandits / delays"}, {0: "object detection", 1: "multi-armed bandits / delays"})
+    topics, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words)
+    assert topics[1].name == "multi-armed bandits" and not topics[1].mixed and topics[1].coverage == 0.75
+    kept, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words, rescue=None)
+    assert kept[1].name == "multi-armed bandits / delays" and kept[1].mixed

@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
-from topics.naming.labels import HOLD, Name, is_broad, is_vague, name_groups, named
+from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups, named
 from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
@@ -272,14 +272,25 @@ def _rescued(
     profiles: KeywordProfiles, *, forbidden: dict[int, set[str]], transfer: float, beta: float,
 ) -> dict[int, Name]:
     """The groups of ``words`` that no keyword named and whose own name is weak
-    (:func:`weak_name`), named by the keyword that fits them best among those no other
-    group took, where ``transfer`` of their papers are expected to choose it."""
+    (:func:`weak_name`), renamed: a glued name by its part that at least
+    :data:`topics.naming.labels.FLOOR` of the group's papers write, where that part is
+    neither weak nor a phrase authors seldom choose as a keyword (:func:`_nameable`); else
+    by the keyword that fits the group best among those no other group took, where
+    ``transfer`` of its papers are expected to choose it. Groups neither fits are left out."""
     weak = sorted(g for g, name in words.items() if g != -1 and g not in fields and not name.startswith("outliers") and weak_name(name))
     if not weak:
         return {}
     taken = {n.name for n in fields.values()} | {phrase_key(p) for g, name in words.items() if g not in fields for p in name_parts(name)}
-    banned = {g: taken | forbidden.get(g, set()) for g in weak}
-    return field_names(chances, labels, weak, index, profiles, forbidden=banned, transfer=transfer, beta=beta)
+    out: dict[int, Name] = {}
+    for g in weak:  # "diffusion models / variational autoencoders": the part a quarter of its papers write
+        parts = [p for p in name_parts(words[g]) if not weak_name(p) and _nameable(phrase_key(p))]
+        if len(name_parts(words[g])) > 1 and parts:
+            best = max(parts, key=lambda p: (coverage(index, p, labels == g), p))
+            if coverage(index, best, labels == g) >= FLOOR:
+                out[g] = named(index, best, labels == g)
+    rest = [g for g in weak if g not in out]
+    banned = {g: taken | forbidden.get(g, set()) for g in rest}
+    return out | field_names(chances, labels, rest, index, profiles, forbidden=banned, transfer=transfer, beta=beta)
 
 
 def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
