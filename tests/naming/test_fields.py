@@ -113,7 +113,7 @@ def test_a_group_keeps_its_own_phrase_that_half_its_papers_write():
 
 def test_a_glued_or_vague_name_gives_way_to_a_keyword_fewer_papers_are_expected_to_give():
     """Issue 37: a group the words name "A / B" or by a vague word takes the keyword that
-    fits it best where a tenth of its papers are expected to choose it (RESCUE), marked
+    fits it best where a twentieth of its papers are expected to choose it (RESCUE), marked
     transferred; a group whose own name is neither keeps it at the usual bar (TRANSFER)."""
     from topics.naming.fields import RESCUE, TRANSFER, name_fields, weak_name
 
@@ -122,14 +122,15 @@ def test_a_glued_or_vague_name_gives_way_to_a_keyword_fewer_papers_are_expected_
     labels = np.array([0] * 4 + [1] * 4)
     expected = expected_keywords(p.predict(texts), labels, [0, 1]) / 4
     assert RESCUE <= expected[0, 0] < TRANSFER and RESCUE <= expected[1, 1] < TRANSFER
-    words = ({0: "images / objects", 1: "regret bound"}, {0: "images / objects", 1: "regret bound"})
-    assert weak_name("images / objects") and weak_name("parameters") and not weak_name("regret bound")
+    words = ({0: "images / objects", 1: "multi-armed bandits"}, {0: "images / objects", 1: "multi-armed bandits"})
+    assert weak_name("images / objects") and weak_name("parameters") and not weak_name("multi-armed bandits")
+    assert weak_name("classification")  # a word authors seldom choose as a keyword (0.04 of those who write it)
     before, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words, rescue=None)
     assert before[0].name == "images / objects" and before[0].mixed
     topics, areas = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words)
     assert topics[0].name == "computer vision" and topics[0].transferred and not topics[0].mixed
     assert areas[0].name == "computer vision"  # the area of the same papers: its field too
-    assert topics[1].name == "regret bound"  # not weak: keeps its own name
+    assert topics[1].name == "multi-armed bandits"  # not weak: keeps its own name
 
 
 def test_a_glued_name_gives_way_to_its_part_that_a_quarter_of_its_papers_write():

@@ -67,7 +67,7 @@ TRANSFER = 0.2
 #: (:func:`weak_name`) takes the keyword that fits it best (:func:`field_names`) where at
 #: least this share of its papers are expected to choose it, marked transferred where
 #: they do not write it: one covering name for a glued one, a field for a word.
-RESCUE = 0.1
+RESCUE = 0.05
 
 #: The environment variable that points :func:`reference` at other profiles (a file
 #: :meth:`KeywordProfiles.write` wrote).
@@ -260,11 +260,14 @@ def _area_fields(areas: dict[int, Name], topic_areas_: dict[int, int], labels: n
 
 
 def weak_name(name: str) -> bool:
-    """Whether ``name`` glues two themes ("A / B") or is a word the keyword counts call
-    vague ("layer", "complexity": :func:`topics.naming.labels.is_vague`) or a broad word
-    ("graph", "image": :func:`topics.naming.labels.is_broad`)."""
+    """Whether ``name`` glues two themes ("A / B"), or is a word the keyword counts call
+    vague ("layer", "complexity": :func:`topics.naming.labels.is_vague`), a broad word
+    ("graph", "image": :func:`topics.naming.labels.is_broad`) or one that fewer than
+    :data:`MIN_WORD_KEYPHRASENESS` of the papers writing it choose as a keyword
+    ("classification", "gradient descent"): the bar an author keyword must pass to name
+    a group (:func:`_nameable`)."""
     parts = name_parts(name)
-    return len(parts) > 1 or any(is_vague(p) or (" " not in p and is_broad(p)) for p in parts)
+    return len(parts) > 1 or any(is_vague(p) or (" " not in p and is_broad(p)) or not _nameable(phrase_key(p)) for p in parts)
 
 
 def _rescued(
