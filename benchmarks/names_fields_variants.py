@@ -33,6 +33,8 @@ def run(venue: str, year: int, show_beta: float | None = None, show_transfer: fl
     a = load(f'benchmarks/.work/fit-{venue.lower()}-{year}-static-0-10runs'); m=a.model
     frame = pd.read_parquet(nk.BIGCORPUS); frame = frame[(frame.venue==venue)&(frame.year==year)].reset_index(drop=True)
     texts=m.fit_texts_; labels=np.asarray(m.labels_)
+    if 'keywords' in a.corpus:  # the corpus as read (read_corpus may drop rows the parquet holds)
+        frame = a.corpus
     kws=[nk.keyword_keys(k, m.acronyms_) for k in frame.keywords]
     assert len(kws)==len(texts)
     b = rebuild_bertopic(m); terms={int(t): [(w, float(x)) for w, x in ts if w] for t, ts in b.get_topics().items()}

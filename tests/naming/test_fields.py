@@ -118,9 +118,9 @@ def test_a_glued_or_vague_name_gives_way_to_a_keyword_fewer_papers_are_expected_
     from topics.naming.fields import RESCUE, TRANSFER, name_fields, weak_name
 
     p = profiles({"computer vision": {"pixel": 2.6}, "bandit theory": {"regret": 2.2}})
-    texts = VISION + BANDITS
-    labels = np.array([0] * 4 + [1] * 4)
-    expected = expected_keywords(p.predict(texts), labels, [0, 1]) / 4
+    texts = VISION * 3 + BANDITS * 3  # twelve papers a group: one of them is expected to choose each keyword
+    labels = np.array([0] * 12 + [1] * 12)
+    expected = expected_keywords(p.predict(texts), labels, [0, 1]) / 12
     assert RESCUE <= expected[0, 0] < TRANSFER and RESCUE <= expected[1, 1] < TRANSFER
     words = ({0: "images / objects", 1: "multi-armed bandits"}, {0: "images / objects", 1: "multi-armed bandits"})
     assert weak_name("images / objects") and weak_name("parameters") and not weak_name("multi-armed bandits")

@@ -166,7 +166,7 @@ def _read(path: str) -> KeywordProfiles:
 
 def field_names(
     chances: np.ndarray, labels: Sequence[int], groups: Sequence[int], index: PhraseIndex, profiles: KeywordProfiles, *,
-    forbidden: dict[int, set[str]] | None = None, transfer: float = TRANSFER, beta: float = KEYWORD_BETA,
+    forbidden: dict[int, set[str]] | None = None, transfer: float | Sequence[float] = TRANSFER, beta: float = KEYWORD_BETA,
 ) -> dict[int, Name]:
     """The author keyword that names each of ``groups``, where one does.
 
@@ -174,7 +174,7 @@ def field_names(
     choose it (:func:`expected_keywords`, at least :data:`MIN_EXPECTED`) and the group's
     share of the corpus's expected choosers. A keyword holds for a group where at least
     :data:`topics.naming.labels.FLOOR` of its papers, and two, write it (``index``), or, marked
-    ``transferred``, where at least ``transfer`` of them are expected to choose it.
+    ``transferred``, where at least ``transfer`` of them (one bar, or one per group) are expected to choose it.
     Vague and broad words (:func:`topics.naming.labels.is_vague`) name nothing. The best
     (group, keyword) pairs are taken first, one keyword per group and one group per
     keyword; ``forbidden`` lists, per group, keywords it may not take.
@@ -187,6 +187,7 @@ def field_names(
     b2 = beta * beta
     fit = (1 + b2) * recall * precision / np.maximum(b2 * precision + recall, 1e-12)
     fit[recall < MIN_EXPECTED] = 0
+    bars = np.broadcast_to(np.asarray(transfer, dtype=float), (len(groups),))
     pairs = sorted(zip(*np.nonzero(fit)), key=lambda gk: (-fit[gk], gk))
     out: dict[int, Name] = {}
     taken: set[str] = set()
@@ -195,7 +196,7 @@ def field_names(
         if group in out or keyword in taken or keyword in (forbidden or {}).get(group, ()) or not _nameable(keyword):
             continue
         name = named(index, keyword, labels == group, keyword=True)
-        if name.transferred and recall[g, k] < transfer:
+        if name.transferred and recall[g, k] < bars[g]:
             continue
         out[group] = name
         taken.add(keyword)
@@ -279,21 +280,27 @@ def _rescued(
     :data:`topics.naming.labels.FLOOR` of the group's papers write, where that part is
     neither weak nor a phrase authors seldom choose as a keyword (:func:`_nameable`); else
     by the keyword that fits the group best among those no other group took, where
-    ``transfer`` of its papers are expected to choose it. Groups neither fits are left out."""
+    ``transfer`` of its papers, and one, are expected to choose it. Groups neither fits
+    are left out."""
     weak = sorted(g for g, name in words.items() if g != -1 and g not in fields and not name.startswith("outliers") and weak_name(name))
     if not weak:
         return {}
-    taken = {n.name for n in fields.values()} | {phrase_key(p) for g, name in words.items() if g not in fields for p in name_parts(name)}
+    keys = {g: {phrase_key(p) for p in name_parts(name)} for g, name in words.items() if g not in fields}
+    taken = {n.name for n in fields.values()}
     out: dict[int, Name] = {}
     for g in weak:  # "diffusion models / variational autoencoders": the part a quarter of its papers write
-        parts = [p for p in name_parts(words[g]) if not weak_name(p) and _nameable(phrase_key(p))]
-        if len(name_parts(words[g])) > 1 and parts:
+        others = taken.union(*(k for h, k in keys.items() if h != g))
+        parts = [p for p in name_parts(words[g]) if not weak_name(p) and _nameable(phrase_key(p)) and phrase_key(p) not in others]
+        if len(keys[g]) > 1 and parts:
             best = max(parts, key=lambda p: (coverage(index, p, labels == g), p))
             if coverage(index, best, labels == g) >= FLOOR:
                 out[g] = named(index, best, labels == g)
+                taken.add(phrase_key(best))
     rest = [g for g in weak if g not in out]
+    taken = taken.union(*(k for h, k in keys.items() if h not in out)) | {phrase_key(n.name) for n in out.values()}
     banned = {g: taken | forbidden.get(g, set()) for g in rest}
-    return out | field_names(chances, labels, rest, index, profiles, forbidden=banned, transfer=transfer, beta=beta)
+    bars = [max(transfer, 1 / max(int((labels == g).sum()), 1)) for g in rest]  # and one paper expected to choose it
+    return out | field_names(chances, labels, rest, index, profiles, forbidden=banned, transfer=bars, beta=beta)
 
 
 def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
