@@ -33,6 +33,8 @@ def run(venue: str, year: int, show_beta: float | None = None, show_transfer: fl
     a = load(f'benchmarks/.work/fit-{venue.lower()}-{year}-static-0-10runs'); m=a.model
     frame = pd.read_parquet(nk.BIGCORPUS); frame = frame[(frame.venue==venue)&(frame.year==year)].reset_index(drop=True)
     texts=m.fit_texts_; labels=np.asarray(m.labels_)
+    if 'keywords' in a.corpus:  # the corpus as read (read_corpus may drop rows the parquet holds)
+        frame = a.corpus
     kws=[nk.keyword_keys(k, m.acronyms_) for k in frame.keywords]
     assert len(kws)==len(texts)
     b = rebuild_bertopic(m); terms={int(t): [(w, float(x)) for w, x in ts if w] for t, ts in b.get_topics().items()}
@@ -45,11 +47,14 @@ def run(venue: str, year: int, show_beta: float | None = None, show_transfer: fl
         print(f"{tag:40s} topics top8 {st['in_top8_keywords']:.0%} top5 {st['in_top_keywords']:.0%} agr {st['keyword_agreement_median']:.2f} comp {st['compound']} vague {st['vague']} T {st['transferred']} ok {st['written_or_marked']:.0%} | areas top8 {sa['in_top8_keywords']:.0%} agr {sa['keyword_agreement_median']:.2f} comp {sa['compound']} vague {sa['vague']} T {sa['transferred']} ok {sa['written_or_marked']:.0%}")
         return st, sa
     out = {'before': show('before', words[0], words[1])}
-    for beta, tr, keep in [(1,0.2,True),(1,0.2,False),(1,float('inf'),True)]:
-        t, a_ = name_fields(terms, labels, m.topic_areas_, texts, analyzer=an, index=idx, transfer=tr, keep_held=keep, beta=beta, words=words)
-        st, sa = show(f'beta {beta} transfer {tr} keep {keep}', {g:n.name for g,n in t.items()}, {g:n.name for g,n in a_.items()}, {g for g,n in t.items() if n.transferred}, {g for g,n in a_.items() if n.transferred})
-        out[f'beta {beta}, transfer {tr}, keep held {keep}'] = (st, sa)
-        if show_beta is not None and show_beta==beta and show_transfer==tr:
+    variants = [(1, 0.2, True, None), (1, 0.2, False, None), (1, float('inf'), True, None),
+                (1, 0.2, True, 0.15), (1, 0.2, True, 0.1), (1, 0.2, True, 0.05)]  # the last three: issue 37's rescue of weak names
+    for beta, tr, keep, rescue in variants:
+        t, a_ = name_fields(terms, labels, m.topic_areas_, texts, analyzer=an, index=idx, transfer=tr, keep_held=keep, beta=beta, words=words, rescue=rescue)
+        tag = f'beta {beta}, transfer {tr}, keep held {keep}' + (f', rescue {rescue}' if rescue is not None else '')
+        st, sa = show(tag, {g:n.name for g,n in t.items()}, {g:n.name for g,n in a_.items()}, {g for g,n in t.items() if n.transferred}, {g for g,n in a_.items() if n.transferred})
+        out[tag] = (st, sa)
+        if show_beta is not None and show_beta==beta and show_transfer==rescue:
             for r in st['per_topic']+sa['per_topic']: print('   ', r['papers'], '*' if r['in_top8_keywords'] else ' ', 'T' if r['transferred'] else ' ', r['name'], '|', ', '.join(r['top_keywords'][:4]))
 
     from run import commit
@@ -63,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("venue")
     parser.add_argument("year", type=int)
     parser.add_argument("beta", type=float, nargs="?", help="list every name of the variant with this beta ...")
-    parser.add_argument("transfer", type=float, nargs="?", help="... and this transfer share")
+    parser.add_argument("transfer", type=float, nargs="?", help="... and this rescue share")
     args = parser.parse_args(argv)
     run(args.venue, args.year, args.beta, args.transfer)
     return 0

@@ -90,6 +90,9 @@ def test_rename_and_merge_return_new_models(theme_corpus, theme_model):
     before = dict(theme_model.topic_names_)
     renamed = theme_model.rename({0: "my name"})
     assert renamed.topic_names_[0] == "my name" and theme_model.topic_names_ == before
+    assert renamed.topic_name_coverage_[0] == 0 and not renamed.topic_mixed_[0] and not renamed.topic_transferred_[0]
+    glued = theme_model.rename({0: f"{before[0]} / my name"})  # a reader's "A / B" joins two themes too
+    assert glued.topic_mixed_[0] and glued.topic_name_coverage_[0] > 0
     merged = theme_model.merge([0, 1])
     assert len(set(merged.labels_) - {-1}) == 3
     assert len(set(theme_model.labels_) - {-1}) == 4
@@ -147,10 +150,12 @@ def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
         where = docs.loc[about, "topic"].value_counts()
         # the named topic holds more of the papers about its theme than any other topic
         assert where.get(topic, 0) == where.max(), f"{names[topic]!r} holds {where.get(topic, 0)} of {dict(where)}"
-    covered = [c for t, c in analysis.model.topic_name_coverage_.items() if t != -1]
-    assert min(covered) >= 0.25 and np.median(covered) >= 0.5, analysis.model.topic_name_coverage_
-    areas = [c for a, c in analysis.model.area_name_coverage_.items() if a != -1]
-    assert min(areas) >= 0.25, analysis.model.area_name_coverage_
+    # every name is written by a quarter of its papers, or marked as what related papers call it (issue 37)
+    model = analysis.model
+    covered = [c for t, c in model.topic_name_coverage_.items() if t != -1 and not model.topic_transferred_[t]]
+    assert min(covered) >= 0.25 and np.median(covered) >= 0.5, model.topic_name_coverage_
+    areas = [c for a, c in model.area_name_coverage_.items() if a != -1 and not model.area_transferred_[a]]
+    assert min(areas) >= 0.25, model.area_name_coverage_
     acronyms = {a.lower() for a in find_acronyms(sample_corpus["abstract"])}
     for name in names.values():
         assert not set(name_parts(name)) & GENERIC_PHRASES

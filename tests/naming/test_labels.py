@@ -1,6 +1,7 @@
 """Topic and area names: candidates scored, phrases extended, names kept distinct."""
 
 import numpy as np
+import pytest
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.labels import name_topics
 
@@ -499,3 +500,21 @@ def test_a_group_already_named_keeps_its_name_and_takes_no_other():
     assert free[0] == "agents" and free[1] != "agents"
     fixed = topic_names(terms, labels, texts, analyzer=PhraseAnalyzer(), named={0: "reinforcement learning"})
     assert fixed[0] == "reinforcement learning" and fixed[1] == "agents"
+
+
+def test_one_rule_gives_every_name_its_coverage_and_flags():
+    from topics.naming.coverage import PhraseIndex
+    from topics.naming.labels import OUTLIER_NAME, named
+
+    texts = ["optimal transport plans", "optimal transport maps", "Wasserstein distances", "graph neural networks"]
+    index = PhraseIndex(texts)
+    group = np.array([True, True, True, False])
+    name = named(index, "optimal transport", group)
+    assert name.coverage == pytest.approx(2 / 3) and not name.mixed and not name.transferred
+    assert named(index, "optimal transport / wasserstein distances", group).mixed
+    # a keyword chosen for the group is transferred where under a quarter, or one paper, writes it
+    assert named(index, "domain adaptation", group, keyword=True).transferred
+    assert named(index, "wasserstein distances", group, keyword=True).transferred  # one paper of three
+    assert not named(index, "optimal transport", group, keyword=True).transferred
+    assert np.isnan(named(index, OUTLIER_NAME, group).coverage)
+    assert np.isnan(named(index, "optimal transport", np.zeros(4, dtype=bool)).coverage)

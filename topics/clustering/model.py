@@ -43,9 +43,9 @@ from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, place_r
 from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
-from topics.naming.coverage import PhraseIndex, coverage, name_parts
+from topics.naming.coverage import PhraseIndex, name_parts
 from topics.naming.fields import name_fields
-from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, topic_names
+from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, named, topic_names
 from topics.clustering.order import canonical_order, graph_to_rows, to_rows
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
 from topics.embedding.embed import check_same_embedder
@@ -520,7 +520,9 @@ class TopicModel(BaseEstimator):
         return np.array([self.topic_areas_.get(int(t), -1) for t in self.labels_], dtype=int)
 
     def rename(self, names: Mapping[int, str]) -> TopicModel:
-        """A copy whose topics in ``names`` carry the given names."""
+        """A copy whose topics in ``names`` carry the given names, each with its coverage
+        and flags by :func:`topics.naming.labels.named` (a reader's "A / B" is mixed; a
+        name a reader gives is never transferred)."""
         self._check_fitted()
         unknown = set(names) - set(self.topic_names_)
         if unknown:
@@ -530,11 +532,10 @@ class TopicModel(BaseEstimator):
         new.topic_names_ = {**self.topic_names_, **names}
         index = PhraseIndex(self.fit_texts_, self.acronyms_)
         fit_topics = self.labels_[self.fitted_documents_]
-        new.topic_name_coverage_ = {
-            **self.topic_name_coverage_, **{t: coverage(index, n, fit_topics == t) for t, n in names.items()}
-        }
-        new.topic_mixed_ = {**self.topic_mixed_, **dict.fromkeys(names, False)}
-        new.topic_transferred_ = {**getattr(self, "topic_transferred_", {}), **dict.fromkeys(names, False)}
+        given = {t: named(index, n, fit_topics == t) for t, n in names.items()}
+        new.topic_name_coverage_ = {**self.topic_name_coverage_, **{t: n.coverage for t, n in given.items()}}
+        new.topic_mixed_ = {**self.topic_mixed_, **{t: n.mixed for t, n in given.items()}}
+        new.topic_transferred_ = {**getattr(self, "topic_transferred_", {}), **{t: n.transferred for t, n in given.items()}}
         return new
 
     def merge(self, topics_to_merge: Sequence[int]) -> TopicModel:
@@ -634,9 +635,9 @@ class TopicModel(BaseEstimator):
         index = PhraseIndex(self.fit_texts_, self.acronyms_)
         ranked = class_terms(self.fit_texts_, fit_labels, analyzer, top_n=max(self.top_n_terms, 30))
         old_phrases = {p for t, n in self.topic_names_.items() if t != -1 for p in name_parts(n)}
-        named = topic_names({t: ranked.get(t, []) for t in ids}, fit_labels, self.fit_texts_, analyzer=analyzer, index=index,
+        chosen = topic_names({t: ranked.get(t, []) for t in ids}, fit_labels, self.fit_texts_, analyzer=analyzer, index=index,
                             forbidden=dict.fromkeys(ids, old_phrases))
-        return {t: (_named(index, named[t], fit_labels == t), ranked.get(t, [])[: self.top_n_terms]) for t in ids}
+        return {t: (named(index, chosen[t], fit_labels == t), ranked.get(t, [])[: self.top_n_terms]) for t in ids}
 
 
 def check_min_cluster_size(min_cluster_size: int | None, n_docs: int, n_landmarks: int | None = 20_000) -> None:
@@ -781,11 +782,3 @@ def describe_topics(
         "area_mixed_": {a: n.mixed for a, n in area.items()},
         "area_transferred_": {a: n.transferred for a, n in area.items()},
     }
-
-
-def _named(index: PhraseIndex, name: str, members: np.ndarray) -> Name:
-    """A name with the share of ``members`` that use it; a two-word fallback ("graph,
-    molecules") names no one theme and is flagged mixed."""
-    if not members.any() or name == OUTLIER_NAME:
-        return Name(name, float("nan"))
-    return Name(name, coverage(index, name, members), mixed=len(name_parts(name)) > 1)

@@ -35,13 +35,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
-from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups
+from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups, named
 from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
 __all__ = [
-    "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
-    "text_terms", "written_form",
+    "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "RESCUE", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
+    "text_terms", "weak_name", "written_form",
 ]
 
 #: How much more a keyword's share of the group counts than the group's share of its
@@ -62,6 +62,12 @@ MIN_WORD_KEYPHRASENESS = 0.1
 #: may still name it, marked *transferred* ("what related papers call it"), where at
 #: least this share of its papers are expected to choose it.
 TRANSFER = 0.2
+
+#: A group that would otherwise be named "A / B" or by a vague or broad word
+#: (:func:`weak_name`) takes the keyword that fits it best (:func:`field_names`) where at
+#: least this share of its papers are expected to choose it, marked transferred where
+#: they do not write it: one covering name for a glued one, a field for a word.
+RESCUE = 0.05
 
 #: The environment variable that points :func:`reference` at other profiles (a file
 #: :meth:`KeywordProfiles.write` wrote).
@@ -160,7 +166,7 @@ def _read(path: str) -> KeywordProfiles:
 
 def field_names(
     chances: np.ndarray, labels: Sequence[int], groups: Sequence[int], index: PhraseIndex, profiles: KeywordProfiles, *,
-    forbidden: dict[int, set[str]] | None = None, transfer: float = TRANSFER, beta: float = KEYWORD_BETA,
+    forbidden: dict[int, set[str]] | None = None, transfer: float | Sequence[float] = TRANSFER, beta: float = KEYWORD_BETA,
 ) -> dict[int, Name]:
     """The author keyword that names each of ``groups``, where one does.
 
@@ -168,7 +174,7 @@ def field_names(
     choose it (:func:`expected_keywords`, at least :data:`MIN_EXPECTED`) and the group's
     share of the corpus's expected choosers. A keyword holds for a group where at least
     :data:`topics.naming.labels.FLOOR` of its papers, and two, write it (``index``), or, marked
-    ``transferred``, where at least ``transfer`` of them are expected to choose it.
+    ``transferred``, where at least ``transfer`` of them (one bar, or one per group) are expected to choose it.
     Vague and broad words (:func:`topics.naming.labels.is_vague`) name nothing. The best
     (group, keyword) pairs are taken first, one keyword per group and one group per
     keyword; ``forbidden`` lists, per group, keywords it may not take.
@@ -181,6 +187,7 @@ def field_names(
     b2 = beta * beta
     fit = (1 + b2) * recall * precision / np.maximum(b2 * precision + recall, 1e-12)
     fit[recall < MIN_EXPECTED] = 0
+    bars = np.broadcast_to(np.asarray(transfer, dtype=float), (len(groups),))
     pairs = sorted(zip(*np.nonzero(fit)), key=lambda gk: (-fit[gk], gk))
     out: dict[int, Name] = {}
     taken: set[str] = set()
@@ -188,12 +195,10 @@ def field_names(
         group, keyword = groups[g], profiles.keywords[k]
         if group in out or keyword in taken or keyword in (forbidden or {}).get(group, ()) or not _nameable(keyword):
             continue
-        members = labels == group
-        written = coverage(index, keyword, members)
-        holds = written >= FLOOR and written * sizes[g] >= 2  # one paper's phrase names no group
-        if not holds and recall[g, k] < transfer:
+        name = named(index, keyword, labels == group, keyword=True)
+        if name.transferred and recall[g, k] < bars[g]:
             continue
-        out[group] = Name(keyword, written, transferred=not holds)
+        out[group] = name
         taken.add(keyword)
     return out
 
@@ -213,6 +218,7 @@ def name_fields(
     terms, labels: Sequence[int], topic_areas_: dict[int, int], texts: Sequence[str], *,
     analyzer: PhraseAnalyzer | None = None, index: PhraseIndex | None = None, profiles: KeywordProfiles | None = None,
     transfer: float = TRANSFER, keep_held: bool = True, beta: float = KEYWORD_BETA, words: tuple[dict, dict] | None = None,
+    rescue: float | None = RESCUE,
 ) -> tuple[dict[int, Name], dict[int, Name]]:
     """Topic and area names: what authors call the group's field (:func:`field_names`),
     else the name the group's own words give it (:func:`topics.naming.labels.name_groups`).
@@ -220,7 +226,10 @@ def name_fields(
     Areas are named first; a topic may not take its area's keyword unless it holds most
     of the area's papers. With ``keep_held`` a group keeps a phrase of its own words that
     half its papers write ("long-tailed recognition", where no author keyword is as
-    specific); ``transfer`` is :func:`field_names`'. Returns ``(topic_names, area_names)``, each a
+    specific); ``transfer`` is :func:`field_names`'. A group left with a glued, vague or
+    broad name (:func:`weak_name`) takes the best keyword no other group took where
+    ``rescue`` of its papers are expected to choose it (:data:`RESCUE`; ``None``: never).
+    Returns ``(topic_names, area_names)``, each a
     :class:`topics.naming.labels.Name` with its coverage, ``mixed`` and ``transferred``.
     """
     analyzer = analyzer or PhraseAnalyzer()
@@ -231,15 +240,67 @@ def name_fields(
     chances = profiles.predict(texts)
     doc_areas = np.array([topic_areas_.get(int(t), -1) for t in labels], dtype=int)
     areas = field_names(chances, doc_areas, sorted(a for a in area_words if a != -1), index, profiles, transfer=transfer, beta=beta)
-    forbidden = {
-        t: {areas[a].name} for t, a in topic_areas_.items()
-        if a in areas and (labels[doc_areas == a] == t).mean() <= 0.5
-    }
+    forbidden = _area_fields(areas, topic_areas_, labels, doc_areas)
     topics = field_names(chances, labels, sorted(t for t in topic_words if t != -1), index, profiles, forbidden=forbidden, transfer=transfer, beta=beta)
     if keep_held:  # a phrase of the group's own that half its papers write stays
         topics = {t: n for t, n in topics.items() if not _held(topic_words[t], labels == t, index)}
         areas = {a: n for a, n in areas.items() if not _held(area_words[a], doc_areas == a, index)}
+    if rescue is not None:
+        areas |= _rescued(areas, area_words, chances, doc_areas, index, profiles, forbidden={}, transfer=rescue, beta=beta)
+        forbidden = _area_fields(areas, topic_areas_, labels, doc_areas)
+        topics |= _rescued(topics, topic_words, chances, labels, index, profiles, forbidden=forbidden, transfer=rescue, beta=beta)
     return _with_words(topics, topic_words, labels, index, texts), _with_words(areas, area_words, doc_areas, index, texts)
+
+
+def _area_fields(areas: dict[int, Name], topic_areas_: dict[int, int], labels: np.ndarray, doc_areas: np.ndarray) -> dict[int, set[str]]:
+    """Per topic, its area's keyword where the topic holds at most half of the area: one it may not take."""
+    return {
+        t: {areas[a].name} for t, a in topic_areas_.items()
+        if a in areas and (labels[doc_areas == a] == t).mean() <= 0.5
+    }
+
+
+def weak_name(name: str) -> bool:
+    """Whether ``name`` glues two themes ("A / B"), or is a word the keyword counts call
+    vague ("layer", "complexity": :func:`topics.naming.labels.is_vague`), a broad word
+    ("graph", "image": :func:`topics.naming.labels.is_broad`) or one that fewer than
+    :data:`MIN_WORD_KEYPHRASENESS` of the papers writing it choose as a keyword
+    ("classification", "gradient descent"): the bar an author keyword must pass to name
+    a group (:func:`_nameable`)."""
+    parts = name_parts(name)
+    return len(parts) > 1 or any(is_vague(p) or (" " not in p and is_broad(p)) or not _nameable(phrase_key(p)) for p in parts)
+
+
+def _rescued(
+    fields: dict[int, Name], words: dict[int, str], chances: np.ndarray, labels: np.ndarray, index: PhraseIndex,
+    profiles: KeywordProfiles, *, forbidden: dict[int, set[str]], transfer: float, beta: float,
+) -> dict[int, Name]:
+    """The groups of ``words`` that no keyword named and whose own name is weak
+    (:func:`weak_name`), renamed: a glued name by its part that at least
+    :data:`topics.naming.labels.FLOOR` of the group's papers write, where that part is
+    neither weak nor a phrase authors seldom choose as a keyword (:func:`_nameable`); else
+    by the keyword that fits the group best among those no other group took, where
+    ``transfer`` of its papers, and one, are expected to choose it. Groups neither fits
+    are left out."""
+    weak = sorted(g for g, name in words.items() if g != -1 and g not in fields and not name.startswith("outliers") and weak_name(name))
+    if not weak:
+        return {}
+    keys = {g: {phrase_key(p) for p in name_parts(name)} for g, name in words.items() if g not in fields}
+    taken = {n.name for n in fields.values()}
+    out: dict[int, Name] = {}
+    for g in weak:  # "diffusion models / variational autoencoders": the part a quarter of its papers write
+        others = taken.union(*(k for h, k in keys.items() if h != g))
+        parts = [p for p in name_parts(words[g]) if not weak_name(p) and _nameable(phrase_key(p)) and phrase_key(p) not in others]
+        if len(keys[g]) > 1 and parts:
+            best = max(parts, key=lambda p: (coverage(index, p, labels == g), p))
+            if coverage(index, best, labels == g) >= FLOOR:
+                out[g] = named(index, best, labels == g)
+                taken.add(phrase_key(best))
+    rest = [g for g in weak if g not in out]
+    taken = taken.union(*(k for h, k in keys.items() if h not in out)) | {phrase_key(n.name) for n in out.values()}
+    banned = {g: taken | forbidden.get(g, set()) for g in rest}
+    bars = [max(transfer, 1 / max(int((labels == g).sum()), 1)) for g in rest]  # and one paper expected to choose it
+    return out | field_names(chances, labels, rest, index, profiles, forbidden=banned, transfer=bars, beta=beta)
 
 
 def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
@@ -263,8 +324,6 @@ def _with_words(fields: dict[int, Name], words: dict[int, str], labels: np.ndarr
     for g, name in words.items():
         if g in fields:
             out[g] = dataclasses.replace(fields[g], name=written_form(fields[g].name, texts))
-        elif g == -1 or name.startswith("outliers"):
-            out[g] = Name(name, float("nan"))
         else:
-            out[g] = Name(name, coverage(index, name, labels == g), mixed=len(name_parts(name)) > 1)
+            out[g] = named(index, name, labels == g)
     return out

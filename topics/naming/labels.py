@@ -77,6 +77,7 @@ __all__ = [
     "name_fit",
     "name_groups",
     "name_topics",
+    "named",
     "topic_names",
 ]
 
@@ -100,6 +101,39 @@ HOLD = 0.5
 FLOOR = 0.25
 
 OUTLIER_NAME = "outliers (no topic)"
+
+
+def named(index: PhraseIndex, name: str, members: np.ndarray, *, keyword: bool = False) -> Name:
+    """``name`` as a :class:`Name` of the group ``members`` (a boolean mask over the texts
+    of ``index``): the one rule by which every name gets its coverage and flags, whether a
+    rule chose it (:func:`name_groups`, :func:`topics.naming.fields.name_fields`), a new
+    topic of an update got it (:meth:`topics.TopicModel.extend`) or a reader gave it
+    (:meth:`topics.TopicModel.rename`).
+
+    * ``coverage``: the share of ``members`` that use the name
+      (:func:`topics.naming.coverage.coverage`); NaN for the outliers' name or an empty
+      group;
+    * ``mixed``: the name joins two themes ("A / B": :func:`topics.naming.coverage.name_parts`);
+    * ``transferred``: ``keyword`` (the name is an author keyword chosen for the group from
+      what related papers call their field) and fewer than :data:`FLOOR` of the group's
+      papers, or fewer than two, write it: what related papers call it, not the group's
+      own words.
+
+    >>> from topics.naming.coverage import PhraseIndex
+    >>> index = PhraseIndex(["optimal transport plans", "Wasserstein distances", "graphs"])
+    >>> named(index, "optimal transport", np.array([True, True, False]))
+    Name(name='optimal transport', coverage=0.5, mixed=False, transferred=False)
+    >>> named(index, "optimal transport / graphs", np.array([True, True, True])).mixed
+    True
+    >>> named(index, "domain adaptation", np.array([True, True, False]), keyword=True)
+    Name(name='domain adaptation', coverage=0.0, mixed=False, transferred=True)
+    """
+    members = np.asarray(members, dtype=bool)
+    if not members.any() or name == OUTLIER_NAME:
+        return Name(name, float("nan"))
+    share = coverage(index, name, members)
+    written = share >= FLOOR and share * members.sum() >= 2  # one paper's phrase names no group
+    return Name(name, share, mixed=len(name_parts(name)) > 1, transferred=keyword and not written)
 
 #: A phrase is a fragment of a longer term when at least this share of its uses in the
 #: corpus sit next to the same word (:func:`complete_fragments`).
