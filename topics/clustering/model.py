@@ -45,7 +45,7 @@ from topics.clustering.consensus import ConsensusClusterer, extend_labels, membe
 from topics.naming.terms import PhraseAnalyzer
 from topics.naming.coverage import PhraseIndex, name_parts
 from topics.naming.fields import name_fields
-from topics.naming.labels import OUTLIER_NAME, Name, class_terms, name_groups, named, topic_names
+from topics.naming.labels import OUTLIER_NAME, Name, class_terms, named, topic_names
 from topics.clustering.order import canonical_order, graph_to_rows, to_rows
 from topics.clustering.neighbors import extend_values, landmark_rows, landmark_step, nearest_neighbors, place_values, resolve_seed
 from topics.embedding.embed import check_same_embedder
