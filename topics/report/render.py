@@ -25,6 +25,7 @@ from topics import figures
 from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
 from topics.report.sections import area_rows, new_in_year_section, new_topic_section, theme_section, topic_cards
+from topics.stats.density import growth_peaks, year_density
 from topics.stats.stability import refits_ran
 
 __all__ = ["build_figures", "render_report", "seed_range", "write_report"]
@@ -71,6 +72,9 @@ _HOW_TO_READ = {
     "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
     "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
     "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
+    "growth": "Red: where on the map above the papers of {latest} lie denser than those of {before}; blue: where they "
+    "lie sparser; blank: where there are few papers of either. Each side's papers are smoothed into a density (a Gaussian "
+    "kernel, Scott's bandwidth) that sums to one, so years of different size compare fairly.{peaks}",
     "themes": "Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
     "Intervals that overlap widely are compatible with no change.",
 }
@@ -109,7 +113,22 @@ def build_figures(analysis: Analysis) -> dict:
         figs["hierarchy"] = figures.topic_hierarchy(analysis.similarity)
     if analysis.themes is not None:
         figs["themes"] = figures.theme_shares(analysis.themes.prevalence)
+    if new_in_year_section(analysis) is not None:
+        figs["growth"] = _growth_map(analysis)
     return figs
+
+
+def _growth_map(analysis: Analysis):
+    """Where the last year's papers lie denser on the map than the earlier years'
+    (:func:`topics.stats.density.year_density`), its significant peaks named."""
+    years = [int(y) for y in analysis.settings["years"]]
+    docs = analysis.documents
+    density = year_density(analysis.coords, docs["year"].to_numpy(), latest=years[-1])
+    names = dict(zip(analysis.topics["topic"].astype(int), analysis.topics["label"]))
+    peaks = growth_peaks(density, analysis.coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names,
+                         random_state=int(analysis.settings.get("random_state", 0)))
+    before = ", ".join(map(str, years[:-1])) if len(years) <= 3 else f"{years[0]}–{years[-2]}"
+    return figures.growth_map(density, peaks, before=before)
 
 
 def _how_to_read(key: str, fig, analysis: Analysis) -> str:
@@ -126,6 +145,14 @@ def _how_to_read(key: str, fig, analysis: Analysis) -> str:
         )
         if not by_area:
             text = text.replace(" Area names sit at their centres; zoom in (drag a box) to see the topic names, or", " Zoom in (drag a box) or")
+    if key == "growth":
+        meta = fig.layout.meta
+        peaks = (
+            " Circled, and named by the topic of most of their papers of {latest}: the places where it grew more than it "
+            "grows anywhere on the map in 95 % of 99 maps drawn with the years shuffled among the papers."
+            if meta["n_peaks"] else " No place stands out: the largest difference is within what maps drawn with the years shuffled among the papers give."
+        )
+        return text.format(latest=meta["latest"], before=meta["before"], peaks=peaks.format(latest=meta["latest"]))
     meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
     if meta and meta["n_points"] < meta["n_documents"]:
         text += (
@@ -134,6 +161,16 @@ def _how_to_read(key: str, fig, analysis: Analysis) -> str:
             "statistic in this report counts all papers."
         )
     return text
+
+
+def _to_sections(charts: list[dict], sections: dict[str, dict | None]) -> list[dict]:
+    """The charts of the Charts section: each chart keyed in ``sections`` goes to its section
+    (as ``section["chart"]``) where that section is shown."""
+    for key, section in sections.items():
+        if section is not None:
+            section["chart"] = next(c for c in charts if c["key"] == key)
+            charts = [c for c in charts if c["key"] != key]
+    return charts
 
 
 def _versions() -> dict[str, str]:
@@ -215,10 +252,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         {"key": key, "how": _how_to_read(key, fig, analysis), "html": fig.to_html(full_html=False, include_plotlyjs=False, config=config, div_id=f"chart-{key}")}
         for key, fig in figures.items()
     ]
-    themes = theme_section(analysis)
-    if themes is not None:
-        themes["chart"] = next(c for c in charts if c["key"] == "themes")
-        charts = [c for c in charts if c["key"] != "themes"]
+    themes, fresh = theme_section(analysis), new_in_year_section(analysis)
+    charts = _to_sections(charts, {"themes": themes, "growth": fresh})
     explorer = explorer_data(analysis)
     settings = analysis.settings
     stability = analysis.stability.copy()  # what the summary and the table may say of refits
@@ -248,7 +283,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         cards=topic_cards(analysis),
         themes=themes,
         new=new_topic_section(analysis),
-        fresh=new_in_year_section(analysis),
+        fresh=fresh,
         settings=settings,
         outliers_counted=bool(settings.get("include_outliers")),
         n_topics=int((analysis.topics["topic"] != -1).sum()),
