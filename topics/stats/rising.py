@@ -38,7 +38,11 @@ from topics.naming.keyphrases import reference
 from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
-__all__ = ["RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+__all__ = ["KEYPHRASE_LIKE", "RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+
+#: The least keyphraseness (:mod:`topics.naming.keyphrases`) of a phrase that
+#: :func:`paper_phrases` keeps, where the counts know it.
+KEYPHRASE_LIKE = 0.01
 
 #: The columns of :func:`rising_phrases`.
 RISING_COLUMNS = [
@@ -54,7 +58,10 @@ def keyword_phrases(keywords: object) -> list[str]:
     return [" ".join(p.lower().split()) for p in parts if p.strip() and p.strip() != "[]"]
 
 
-def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None) -> list[set[str]]:
+def paper_phrases(
+    texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None,
+    min_keyphraseness: float | None = None,
+) -> list[set[str]]:
     """The set of phrases each paper uses: its name candidates among the words and
     two-word phrases of its text (:func:`topics.naming.terms.is_name_candidate`), and its
     author keywords where ``keywords`` is given.
@@ -65,7 +72,10 @@ def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, ana
     "data") are left out: counted on other papers than these, that filter is independent
     of the years, so it removes tests that could not name a field without weakening the
     false-discovery control over the rest (independent filtering, Bourgon, Gentleman &
-    Huber 2010).
+    Huber 2010). A phrase is kept where the counts do not know it (a new name such as
+    "whisper" is written too rarely before), or where authors choose it as a keyword in
+    at least ``min_keyphraseness`` of the papers that write it (default
+    :data:`KEYPHRASE_LIKE`).
     """
     analyzer = analyzer or PhraseAnalyzer()
     vague = reference()
@@ -81,7 +91,8 @@ def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, ana
         for g in grams:
             spellings.setdefault(key_of[g], Counter())[g] += 1
     written = {key: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, c in spellings.items() if key}
-    kept = {key: form for key, form in written.items() if not vague.rejects(form)}
+    least = KEYPHRASE_LIKE if min_keyphraseness is None else float(min_keyphraseness)
+    kept = {key: form for key, form in written.items() if not vague.rejects(form) and (vague(form) is None or vague(form) >= least)}
     return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
 
 
