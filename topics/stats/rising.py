@@ -79,20 +79,22 @@ def paper_phrases(
     """
     analyzer = analyzer or PhraseAnalyzer()
     vague = reference()
-    raw = []
-    for i, text in enumerate(texts):
-        grams = {g for g in analyzer.grams(analyzer.tokens(str(text))) if is_name_candidate(g)}
-        if keywords is not None:
-            grams |= set(keyword_phrases(keywords[i]))
-        raw.append(grams)
-    key_of = {g: phrase_key(g) for g in set().union(*raw)} if raw else {}
-    spellings: dict[str, Counter] = {}
+    grams_of = [set(analyzer.grams(analyzer.tokens(str(text)))) for text in texts]
+    candidates = {g for g in set().union(*grams_of) if is_name_candidate(g)}  # each distinct gram judged once
+    raw = [grams & candidates for grams in grams_of]
+    if keywords is not None:
+        raw = [grams | set(keyword_phrases(keywords[i])) for i, grams in enumerate(raw)]
+    papers = Counter()  # papers per spelling
     for grams in raw:
-        for g in grams:
-            spellings.setdefault(key_of[g], Counter())[g] += 1
-    written = {key: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, c in spellings.items() if key}
+        papers.update(grams)
+    key_of = {g: phrase_key(g) for g in papers}
+    written: dict[str, str] = {}  # per key, the spelling most papers use (the first in order of a tie)
+    for g, n in papers.items():
+        key = key_of[g]
+        if key and (key not in written or (-n, g) < (-papers[written[key]], written[key])):
+            written[key] = g
     least = KEYPHRASE_LIKE if min_keyphraseness is None else float(min_keyphraseness)
-    kept = {key: form for key, form in written.items() if not vague.rejects(form) and (vague(form) is None or vague(form) >= least)}
+    kept = {key: form for key, form in written.items() if not vague.rejects(form) and ((k := vague(form)) is None or k >= least)}
     return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
 
 
