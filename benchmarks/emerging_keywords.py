@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE))
 BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
 PAIRS = (
     "ICLR:2017:2018", "ICLR:2018:2019", "ICLR:2019:2020", "ICLR:2022:2023", "CoRL:2021:2022", "CoRL:2022:2023",
-    "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023",
+    "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023", "ICLR:2020:2022",
 )
 
 
