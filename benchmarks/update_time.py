@@ -95,10 +95,26 @@ def run(data: Path, venues: list[str], fit_year: int, new_year: int, backend: st
     html = topics.render_report(updated)
     out["report_s"] = time.perf_counter() - start
     out["report_mb"] = len(html.encode()) / 1e6
-    out["emerging"] = updated.emerging["name"].tolist()
-    out["rising"] = updated.rising["phrase"].tolist()
+    out |= new_in_year(updated)
     out["beyond_embedding_s"] = out["update_s"] + out["report_s"]
     return out
+
+
+def new_in_year(updated) -> dict:
+    """What the report's "New in <year>" lists: sub-topics, phrases, where the year grew
+    on the map, and the novel papers."""
+    from topics.stats.density import growth_peaks, year_density
+
+    docs = updated.documents
+    density = year_density(updated.coords, docs["year"].to_numpy())
+    names = dict(zip(updated.topics["topic"].astype(int), updated.topics["label"]))
+    peaks = growth_peaks(density, updated.coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names)
+    return {
+        "emerging": updated.emerging[["name", "topic_label", "n_docs", "n_latest", "q"]].to_dict("records"),
+        "rising": updated.rising[["phrase", "n_before", "n_latest", "q", "topics"]].to_dict("records"),
+        "growth_peaks": peaks[["topic_label", "n_near", "n_latest", "p"]].to_dict("records"),
+        "n_novel": int(updated.new_papers["novel"].sum()), "n_new_topics": len(updated.new_topics),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
