@@ -79,10 +79,15 @@ def _excess(latest: np.ndarray, total: np.ndarray, share: float, sigma: tuple[fl
     return np.where(weighed >= min_papers, z, np.nan)
 
 
-def _bandwidth(points: np.ndarray, k: int) -> float:
-    """The median distance from a point to its ``k``-th nearest other point."""
+def _bandwidth(points: np.ndarray, k: int, *, max_points: int = 20_000) -> float:
+    """The median distance from a point to its ``k``-th nearest other point; above
+    ``max_points`` points, measured on a seeded sample of them, to the neighbour that
+    holds as large a share of the sample as the ``k``-th does of all points."""
     from scipy.spatial import cKDTree
 
+    if len(points) > max_points:
+        k = max(1, round(k * max_points / len(points)))
+        points = points[np.random.default_rng(0).choice(len(points), size=max_points, replace=False)]
     k = min(k, len(points) - 1)
     distances, _ = cKDTree(points).query(points, k=k + 1)
     return float(max(np.median(distances[:, -1]), 1e-9))
