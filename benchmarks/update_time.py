@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'+'.join(venues)} {args.fit_year} ({result['n_fitted']:,} papers) + {args.new_year} ({result['n_new']:,}), "
           f"{args.backend}: embedding {result['embedding_s']:.1f} s; update {result['update_s']:.1f} s "
           f"({', '.join(f'{k} {v:.1f} s' for k, v in result['update_parts_s'].items())}); report {result['report_s']:.1f} s")
-    for key in (k for k in result if k.startswith("embedding_")):
+    for key in (k for k in result if k.startswith("embedding_") and k != "embedding_s"):
         print(f"  {key}: {result[key]:.1f} s for the whole new year (scaled from {args.embed_sample} papers)")
     for row in result["update_profile"][:12]:
         print(f"  {row['seconds']:7.1f} s  {row['function']}")

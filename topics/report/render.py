@@ -20,8 +20,10 @@ from importlib import metadata
 from pathlib import Path
 
 import jinja2
+import numpy as np
 
 from topics import figures
+from topics.clustering.neighbors import place_again
 from topics.pipeline import Analysis
 from topics.report.explorer import N_NEIGHBORS, explorer_data, explorer_script, pack_text, script_json
 from topics.report.sections import area_rows, new_in_year_section, new_topic_section, theme_section, topic_cards
@@ -72,9 +74,10 @@ _HOW_TO_READ = {
     "95 % interval; faded bars are not clear trends. The charts above break the areas down into topics.",
     "area_heatmap": "Areas group related topics: how much more (red) or less (blue) common each area is in one group "
     "than in the others (log-odds z); bold areas differ clearly between the groups (q < 0.05).",
-    "growth": "Red: where on the map above the papers of {latest} lie denser than those of {before}; blue: where they "
+    "growth": "Red: where on the paper map the papers of {latest} lie denser than those of {before}; blue: where they "
     "lie sparser; blank: where there are few papers of either. Each side's papers are smoothed into a density (a Gaussian "
-    "kernel, Scott's bandwidth) that sums to one, so years of different size compare fairly.{peaks}",
+    "kernel as wide as the distance from a paper to its few nearest ones) that sums to one, so years of different size "
+    "compare fairly.{placed}{peaks}",
     "themes": "Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
     "Intervals that overlap widely are compatible with no change.",
 }
@@ -122,13 +125,19 @@ def _growth_map(analysis: Analysis):
     """Where the last year's papers lie denser on the map than the earlier years'
     (:func:`topics.stats.density.year_density`), its significant peaks named."""
     years = [int(y) for y in analysis.settings["years"]]
-    docs = analysis.documents
-    density = year_density(analysis.coords, docs["year"].to_numpy(), latest=years[-1])
+    docs, coords = analysis.documents, np.array(analysis.coords, dtype=np.float64)
+    added = int(analysis.settings.get("update", {}).get("n_documents", 0))
+    if added:  # an update placed its papers from their neighbours: place the others alike
+        old = len(coords) - added
+        coords[:old] = place_again(coords[:old], analysis.embeddings[:old], n_neighbors=int(analysis.model.params_["n_neighbors"]) + 1)
+    density = year_density(coords, docs["year"].to_numpy(), latest=years[-1])
     names = dict(zip(analysis.topics["topic"].astype(int), analysis.topics["label"]))
-    peaks = growth_peaks(density, analysis.coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names,
+    peaks = growth_peaks(density, coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names,
                          random_state=int(analysis.settings.get("random_state", 0)))
     before = ", ".join(map(str, years[:-1])) if len(years) <= 3 else f"{years[0]}–{years[-2]}"
-    return figures.growth_map(density, peaks, before=before)
+    fig = figures.growth_map(density, peaks, before=before)
+    fig.layout.meta = {**fig.layout.meta, "placed": bool(added)}
+    return fig
 
 
 def _how_to_read(key: str, fig, analysis: Analysis) -> str:
@@ -152,7 +161,10 @@ def _how_to_read(key: str, fig, analysis: Analysis) -> str:
             "grows anywhere on the map in 95 % of 99 maps drawn with the years shuffled among the papers."
             if meta["n_peaks"] else " No place stands out: the largest difference is within what maps drawn with the years shuffled among the papers give."
         )
-        return text.format(latest=meta["latest"], before=meta["before"], peaks=peaks.format(latest=meta["latest"]))
+        placed = (" The papers added by the update were placed on the map from their nearest earlier papers; here the "
+                  "earlier papers are placed the same way, each from its nearest other papers, so both sides are placed alike."
+                  if meta.get("placed") else "")
+        return text.format(latest=meta["latest"], before=meta["before"], placed=placed, peaks=peaks.format(latest=meta["latest"]))
     meta = fig.layout.meta if key == "map" and isinstance(fig.layout.meta, dict) else {}
     if meta and meta["n_points"] < meta["n_documents"]:
         text += (
