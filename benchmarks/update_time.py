@@ -103,12 +103,17 @@ def run(data: Path, venues: list[str], fit_year: int, new_year: int, backend: st
 def new_in_year(updated) -> dict:
     """What the report's "New in <year>" lists: sub-topics, phrases, where the year grew
     on the map, and the novel papers."""
+    import numpy as np
+
+    from topics.clustering.neighbors import place_again
     from topics.stats.density import growth_peaks, year_density
 
-    docs = updated.documents
-    density = year_density(updated.coords, docs["year"].to_numpy())
+    docs, coords = updated.documents, np.array(updated.coords, dtype=np.float64)
+    old = len(coords) - int(updated.settings["update"]["n_documents"])  # placed as the report places them
+    coords[:old] = place_again(coords[:old], updated.embeddings[:old], n_neighbors=int(updated.model.params_["n_neighbors"]) + 1)
+    density = year_density(coords, docs["year"].to_numpy())
     names = dict(zip(updated.topics["topic"].astype(int), updated.topics["label"]))
-    peaks = growth_peaks(density, updated.coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names)
+    peaks = growth_peaks(density, coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names)
     return {
         "emerging": updated.emerging[["name", "topic_label", "n_docs", "n_latest", "q"]].to_dict("records"),
         "rising": updated.rising[["phrase", "n_before", "n_latest", "q", "topics"]].to_dict("records"),
