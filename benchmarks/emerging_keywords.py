@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE))
 BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
 PAIRS = (
     "ICLR:2017:2018", "ICLR:2018:2019", "ICLR:2019:2020", "ICLR:2022:2023", "CoRL:2021:2022", "CoRL:2022:2023",
-    "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023",
+    "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023", "ICLR:2020:2022",
 )
 
 
@@ -60,6 +60,27 @@ def truth(kw_a: list[set[str]], kw_b: list[set[str]]) -> tuple[list[str], set[st
     new = sorted((k for k, n in b.items() if n >= 20 and a[k] <= 5), key=lambda k: (-b[k], k))
     rising = {k for k, n in b.items() if n >= 10 and ((n + 0.5) / nb) >= 2 * ((a[k] + 0.5) / na)}
     return new[:10], set(new) | rising
+
+
+#: Pairs whose earlier year's keywords were picked from a fixed list, the later year's free
+#: text: every free-text keyword looks new ("neural network", "gan"), so they judge nothing.
+FIXED_LIST = {"ICLR:2017:2018"}
+
+
+def judged(pair: str, keyworded: dict) -> bool:
+    """Whether a pair's keywords can judge it: both years have author keywords on at least
+    half their papers, and the earlier year's were not picked from a fixed list."""
+    return pair not in FIXED_LIST and min(keyworded.values()) >= 0.5
+
+
+def totals(results: list[dict], part) -> dict:
+    """Top-10 keywords named and items that match, summed over the judged pairs."""
+    judged_ = [r for r in results if r["judged"]]
+    top = sum(len(r["new_top10"]) for r in judged_)
+    named = sum(len(part(r)["named"]) for r in judged_)
+    items = sum(len(part(r)["items"]) for r in judged_)
+    hits = sum(len(part(r)["hits"]) for r in judged_)
+    return {"pairs": [r["pair"] for r in judged_], "top10": top, "named": named, "items": items, "hits": hits}
 
 
 def matches(name: str, keyword: str) -> bool:
@@ -110,7 +131,7 @@ def fits(corpus: pd.DataFrame, year_a: int, backend: str, seed: int):
     return emb, {"joint": (joint.model.labels_, names_j), "update": (labels_u, names_u)}
 
 
-def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywords: bool) -> dict:
+def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywords: bool, min_keyphraseness: float) -> dict:
     import topics
     from keyphrases import counts as keyphrase_counts  # benchmarks/keyphrases.py
     from topics.naming.keyphrases import ENVIRON
@@ -126,10 +147,11 @@ def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywor
         held_out = Path(folder) / "keyphrases.tsv.gz"
         keyphrase_counts([(venue, year_a), (venue, year_b)]).write(held_out)
         os.environ[ENVIRON] = str(held_out)
-        return _score_pair(corpus, pair, year_a, year_b, backend, seed, with_keywords)
+        return _score_pair(corpus, pair, year_a, year_b, backend, seed, with_keywords, min_keyphraseness)
 
 
-def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backend: str | None, seed: int, with_keywords: bool) -> dict:
+def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backend: str | None, seed: int, with_keywords: bool,
+                min_keyphraseness: float) -> dict:
     from topics.naming.acronyms import find_acronyms
     from topics.pipeline import embedding_texts
     from topics.stats.rising import paper_phrases, rising_phrases
@@ -139,10 +161,13 @@ def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backe
     kws = keyword_sets(corpus["keywords"], acronyms)
     years = corpus["year"].to_numpy()
     top10, good = truth([k for k, y in zip(kws, years) if y == year_a], [k for k, y in zip(kws, years) if y == year_b])
-    out = {"pair": pair, "papers": len(corpus), "new_top10": top10, "n_new_or_rising": len(good)}
+    keyworded = {y: float(np.mean([bool(k) for k, y_ in zip(kws, years) if y_ == y])) for y in (year_a, year_b)}
+    out = {"pair": pair, "papers": len(corpus), "new_top10": top10, "n_new_or_rising": len(good),
+           "keyworded": keyworded, "judged": judged(pair, keyworded)}
     keywords = corpus["keywords"] if with_keywords else None
     start = time.perf_counter()
-    rising = rising_phrases(paper_phrases(texts, keywords), years, latest=year_b)["phrase"].tolist()
+    phrases = paper_phrases(texts, keywords, min_keyphraseness=min_keyphraseness)
+    rising = rising_phrases(phrases, years, latest=year_b)["phrase"].tolist()
     out["phrases"] = {**score(rising, top10, good, acronyms), "seconds": time.perf_counter() - start}
     if backend is None:
         return out
@@ -164,15 +189,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phrases-only", action="store_true", help="score the rising phrases alone (no embedding, no fit)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--with-keywords", action="store_true", help="let rising phrases read the author keywords too")
+    parser.add_argument("--min-keyphraseness", type=float, default=None,
+                        help="test only phrases authors choose as keywords at least this often where they write them "
+                        "(default the package's, topics.stats.rising.KEYPHRASE_LIKE)")
     parser.add_argument("--data", type=Path, default=BIGCORPUS)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "emerging-keywords.json")
     args = parser.parse_args(argv)
     if not args.data.exists():
         print(f"error: {args.data} not found (the big corpus lives in ../shared/data/)", file=sys.stderr)
         return 2
+    import keyphrases  # benchmarks/keyphrases.py: the held-out counts read the same file
+
+    keyphrases.BIGCORPUS = args.data
     data = pd.read_parquet(args.data, columns=["id", "title", "abstract", "year", "venue", "status", "keywords"])
     backend = None if args.phrases_only else args.backend
-    results = [run_pair(data, pair, backend, args.seed, args.with_keywords) for pair in args.pair or PAIRS]
+    results = [run_pair(data, pair, backend, args.seed, args.with_keywords, args.min_keyphraseness) for pair in args.pair or PAIRS]
+    parts = {"phrases": lambda r: r["phrases"]}
+    if backend:
+        parts |= {f"{fit} (all items)": (lambda r, fit=fit: r[fit]["all"]) for fit in ("joint", "update")}
+    summary = {name: totals(results, part) for name, part in parts.items()}
+    for name, t in summary.items():
+        print(f"judged pairs ({len(t['pairs'])}), {name}: top-10 named {t['named']} of {t['top10']}; "
+              f"items that match {t['hits']} of {t['items']}")
     for r in results:
         p = r["phrases"]
         print(f"{r['pair']:<22} phrases  top-10 named {p['top10_named']:.0%} of {len(r['new_top10'])}; "
@@ -182,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{r['pair']:<22} {fit:<8} top-10 named {s['all']['top10_named']:.0%} (sub-topics alone "
                   f"{s['subtopics']['top10_named']:.0%}); items that match {s['all']['items_match']:.0%} of {len(s['all']['items'])}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"backend": backend, "with_keywords": args.with_keywords, "results": results}, indent=1, default=str))
+    args.out.write_text(json.dumps({"backend": backend, "with_keywords": args.with_keywords, "min_keyphraseness": args.min_keyphraseness,
+                                    "summary": summary, "results": results}, indent=1, default=str))
     return 0
 
 

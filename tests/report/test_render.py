@@ -134,7 +134,7 @@ def test_trend_report(trend_analysis):
     html = render_report(trend_analysis)
     assert trend_analysis.kind == "trend" and trend_analysis.groups == [2021, 2022, 2023, 2024, 2025]
     areas = {"area_slopes"} if len(trend_analysis.area_comparison) >= 2 else set()
-    assert set(build_figures(trend_analysis)) == {"trends", "movers", "slopes", "map", "terms", "similarity", "hierarchy"} | areas
+    assert set(build_figures(trend_analysis)) == {"trends", "movers", "slopes", "map", "terms", "similarity", "hierarchy", "growth"} | areas
     assert isinstance(trend_analysis.area_comparison, Trend) and trend_analysis.area_comparison.kind == "trend"
     assert trend_analysis.area_comparison.unit == "area"
     for key in build_figures(trend_analysis):

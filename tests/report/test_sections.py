@@ -3,6 +3,8 @@ area_rows, theme_section, read against the analysis they come from."""
 
 import dataclasses
 
+import numpy as np
+
 import pytest
 
 import topics
@@ -141,3 +143,29 @@ def test_novel_papers_are_stated_against_chance():
     assert novel_against_chance(210, 4302, 0.05) == "about"  # 215 expected
     assert novel_against_chance(400, 4302, 0.05) == "more than"
     assert novel_against_chance(100, 4302, 0.05) == "fewer than"
+
+
+def test_the_map_of_the_last_year_shows_where_the_planted_sub_theme_grew(planted_analysis):
+    from topics.report.render import build_figures, render_report
+
+    fig = build_figures(planted_analysis)["growth"]
+    heat, peaks = fig.data[0], fig.data[1]
+    assert fig.layout.meta["latest"] == 2023 and fig.layout.meta["before"] == "2021, 2022"
+    docs = planted_analysis.documents
+    planted = (docs["doc_id"].isin(planted_analysis.corpus.loc[planted_analysis.corpus["theme"].str.endswith("flow"), "doc_id"])).to_numpy()
+    coords = planted_analysis.coords
+    # the largest difference on the map lies among the planted papers: they are 5 % of the
+    # papers, and at least half of the 10 nearest the peak
+    z = np.asarray(heat.z, dtype=float)
+    iy, ix = np.unravel_index(np.nanargmax(z), z.shape)
+    nearest = np.argsort(np.hypot(coords[:, 0] - heat.x[ix], coords[:, 1] - heat.y[iy]))[:10]
+    assert planted[nearest].mean() >= 0.5
+    assert len(peaks.x) >= 1  # circled and named by the topic the planted papers sit in
+    nearest = np.argsort(np.hypot(coords[:, 0] - peaks.x[0], coords[:, 1] - peaks.y[0]))[:10]
+    assert planted[nearest].mean() >= 0.5
+    assert peaks.text[0] == docs.loc[planted, "topic_label"].mode()[0]
+    html = render_report(planted_analysis)
+    section = html[html.index('<section id="new">'):]
+    section = section[: section.index("</section>")]
+    assert section.index("Rising phrases") < section.index("Where 2023 grew on the map") < section.index('id="chart-growth"')
+    assert "Circled" in section and html.count('id="chart-growth"') == 1

@@ -51,3 +51,16 @@ def test_author_keywords_count_as_phrases():
 def test_phrase_sets_and_years_must_agree():
     with pytest.raises(ValueError, match="2 phrase sets for 3 years"):
         rising_phrases([set(), set()], [2020, 2021, 2022])
+
+
+def test_phrases_authors_seldom_choose_as_keywords_are_left_out(tmp_path, monkeypatch):
+    from topics.naming.keyphrases import ENVIRON, Keyphraseness
+
+    counts = tmp_path / "counts.tsv.gz"  # "alignment": a keyword in 3 of the 100 papers that write it
+    Keyphraseness({"alignment": 3, "diffusion model": 40}, {"alignment": 100, "diffusion model": 80}, 500).write(counts)
+    monkeypatch.setenv(ENVIRON, str(counts))
+    texts = ["alignment of diffusion models with flow matching"]
+    assert {"alignment", "diffusion models", "flow matching"} <= paper_phrases(texts, min_keyphraseness=0.01)[0]
+    kept = paper_phrases(texts, min_keyphraseness=0.05)[0]
+    assert "alignment" not in kept
+    assert {"diffusion models", "flow matching"} <= kept  # chosen by half the papers that write it; unknown

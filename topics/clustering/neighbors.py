@@ -29,6 +29,7 @@ __all__ = [
     "landmark_rows",
     "landmark_step",
     "nearest_neighbors",
+    "place_again",
     "resolve_seed",
     "spread",
     "vote",
@@ -203,6 +204,22 @@ def place_values(values: np.ndarray, among: np.ndarray, embeddings: np.ndarray, 
     k = min(n_neighbors, len(among))
     indices, distances = nearest_neighbors(embeddings, n_neighbors=k, among=np.asarray(among, dtype=np.float32))
     return spread(values, indices, distances, np.arange(len(embeddings))).astype(np.asarray(values).dtype)
+
+
+def place_again(values: np.ndarray, embeddings: np.ndarray, *, n_neighbors: int) -> np.ndarray:
+    """Each row's ``values`` placed as :func:`place_values` places a new row, from its
+    ``n_neighbors`` nearest *other* rows: where a fitted paper would lie had it been added
+    later, so that fitted and added papers can be compared on the map."""
+    k = min(n_neighbors + 1, len(embeddings))
+    indices, distances = nearest_neighbors(np.asarray(embeddings, dtype=np.float32), n_neighbors=k)
+    rows = np.arange(len(indices))
+    own = indices == rows[:, None]
+    # drop each row's own column (the last one where an identical row came first)
+    drop = np.where(own.any(axis=1), own.argmax(axis=1), k - 1)
+    keep = np.ones_like(own)
+    keep[rows, drop] = False
+    indices, distances = indices[keep].reshape(len(rows), k - 1), distances[keep].reshape(len(rows), k - 1)
+    return spread(values, indices, distances, rows).astype(np.asarray(values).dtype)
 
 
 def extend_values(values: np.ndarray, landmarks: np.ndarray, graph: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -21,12 +21,13 @@ Examples
 from topics.figures.changes import prevalence_shift, significance_plot
 from topics.figures.relations import theme_shares, topic_hierarchy, topic_similarity_heatmap
 from topics.figures.style import topic_colors
-from topics.figures.topics import MAP_MAX_POINTS, map_sample, topic_map, topic_sizes, topic_terms
+from topics.figures.topics import MAP_MAX_POINTS, growth_map, map_sample, topic_map, topic_sizes, topic_terms
 from topics.figures.trends import group_heatmap, share_trends, trend_movers, trend_slopes
 
 __all__ = [
     "MAP_MAX_POINTS",
     "group_heatmap",
+    "growth_map",
     "map_sample",
     "prevalence_shift",
     "share_trends",

@@ -5,7 +5,9 @@ Tidy tables in, a Figure out; no fitting and no file I/O:
 * ``documents`` + ``coords`` -- :func:`topics.clustering.tables.document_table` output
   and the (n_docs, 2) map layout;
 * ``prevalence`` -- :func:`topics.stats.trends.prevalence` output (by year or any column);
-* ``terms`` -- :func:`topics.clustering.tables.term_table` output.
+* ``terms`` -- :func:`topics.clustering.tables.term_table` output;
+* ``density`` + ``peaks`` -- :func:`topics.stats.density.year_density` and
+  :func:`topics.stats.density.growth_peaks` output.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from plotly.subplots import make_subplots
 from topics.figures.style import LAYOUT, area_shades, esc, group_column, pct, topic_colors
 from topics.text import paper_title
 
-__all__ = ["MAP_MAX_POINTS", "TERM_CHARS", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
+__all__ = ["MAP_MAX_POINTS", "TERM_CHARS", "growth_map", "map_sample", "topic_map", "topic_sizes", "topic_terms"]
 
 # --------------------------------------------------------------------------- 1. map
 
@@ -208,6 +210,47 @@ def _year_dropdown(fig: go.Figure, docs: pd.DataFrame, order: list, years: list[
         buttons.append(dict(label=label, method="restyle", args=[{"selectedpoints": picked + [None]}]))
     return dict(type="dropdown", direction="down", x=0, y=1.08, xanchor="left", buttons=buttons,
                 showactive=True, active=0)
+
+
+# --------------------------------------------------------------------------- 2. where the latest year grew
+
+
+def growth_map(density: pd.DataFrame, peaks: pd.DataFrame | None = None, *, before: str = "earlier years",
+               title: str | None = None) -> go.Figure:
+    """The latest year's density on the map against the earlier years': red where its
+    papers lie denser, blue where they lie sparser, blank where the map is empty.
+
+    ``density`` is :func:`topics.stats.density.year_density` output (one row per grid
+    cell; ``attrs["latest"]`` names the year); ``peaks``, where given,
+    :func:`topics.stats.density.growth_peaks` output: each is circled and named by its
+    ``topic_label``. ``before`` names the earlier years in the title and colour bar.
+    The axes are the map's (the same layout as :func:`topic_map`); ``fig.layout.meta``
+    holds ``latest``, ``before`` and ``n_peaks``.
+    """
+    latest = density.attrs.get("latest", "the latest year")
+    nx = int(density["x"].nunique())
+    z = density["difference"].to_numpy().reshape(-1, nx)
+    top = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
+    fig = go.Figure(go.Heatmap(
+        x=np.unique(density["x"].to_numpy()), y=np.unique(density["y"].to_numpy()), z=z, zmid=0, zmin=-top, zmax=top,
+        colorscale="RdBu_r", hoverinfo="skip",
+        colorbar=dict(title="", tickvals=[-top, 0, top], ticktext=[f"denser in {before}", "as dense", f"denser in {latest}"]),
+    ))
+    if peaks is not None and len(peaks):
+        fig.add_trace(go.Scatter(
+            x=peaks["x"], y=peaks["y"], mode="markers+text", showlegend=False, text=[esc(t) for t in peaks["topic_label"]],
+            textposition="top center", textfont=dict(size=12, color="#111"),
+            marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=2, color="#111")),
+            hovertemplate=[f"<b>{esc(r.topic_label)}</b><br>{r.n_latest} of the {r.n_near} papers near here are of {latest} "
+                           f"({pct(r.share_latest)})<extra></extra>" for r in peaks.itertuples(index=False)],
+        ))
+    fig.update_layout(
+        meta={"latest": latest, "before": before, "n_peaks": 0 if peaks is None else len(peaks)},
+        **LAYOUT, height=520, title=title or f"Where the papers of {latest} lie denser (red) or sparser (blue) than those of {before}",
+        xaxis=dict(title="UMAP dimension 1 (no units)", showticklabels=False, zeroline=False, showgrid=False),
+        yaxis=dict(title="UMAP dimension 2 (no units)", showticklabels=False, zeroline=False, showgrid=False),
+    )
+    return fig
 
 
 # --------------------------------------------------------------------------- 3. sizes

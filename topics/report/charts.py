@@ -16,8 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from topics import figures
+from topics.clustering.neighbors import place_again
 from topics.pipeline import Analysis
+from topics.report.sections import new_in_year_section
+from topics.stats.density import growth_peaks, year_density
 
 __all__ = ["CHARTS", "Chart", "build_figures", "charts_for", "register_chart"]
 
@@ -155,6 +160,48 @@ def _themes(analysis: Analysis):
     return None if analysis.themes is None else figures.theme_shares(analysis.themes.prevalence)
 
 
+def _growth(analysis: Analysis):
+    """Where the last year's papers lie denser on the map than the earlier years'
+    (:func:`topics.stats.density.year_density`), its significant peaks named; only where the
+    report has a "New in <year>" section."""
+    if new_in_year_section(analysis) is None:
+        return None
+    settings = analysis.settings
+    years = [int(y) for y in settings.years]
+    docs, coords = analysis.documents, np.array(analysis.coords, dtype=np.float64)
+    added = int((settings.update or {}).get("n_documents", 0))
+    if added:  # an update placed its papers from their neighbours: place the others alike
+        old = len(coords) - added
+        coords[:old] = place_again(coords[:old], analysis.embeddings[:old], n_neighbors=int(settings.params["n_neighbors"]) + 1)
+    density = year_density(coords, docs["year"].to_numpy(), latest=years[-1])
+    names = dict(zip(analysis.topics["topic"].astype(int), analysis.topics["label"]))
+    peaks = growth_peaks(density, coords, docs["year"].to_numpy(), topics=docs["topic"].to_numpy(), topic_labels=names,
+                         random_state=settings.random_state)
+    before = ", ".join(map(str, years[:-1])) if len(years) <= 3 else f"{years[0]}–{years[-2]}"
+    fig = figures.growth_map(density, peaks, before=before)
+    fig.layout.meta = {**fig.layout.meta, "placed": bool(added)}
+    return fig
+
+
+def _growth_guide(analysis: Analysis, figure) -> str:
+    """The growth map's guide: the years it compares, how the papers were placed, its peaks."""
+    meta = figure.layout.meta
+    peaks = (
+        f" Circled, and named by the topic of most of their papers of {meta['latest']}: the places where it grew more than it "
+        "grows anywhere on the map in 95 % of 99 maps drawn with the years shuffled among the papers."
+        if meta["n_peaks"] else " No place stands out: the largest difference is within what maps drawn with the years shuffled among the papers give."
+    )
+    placed = (" The papers added by the update were placed on the map from their nearest earlier papers; here the "
+              "earlier papers are placed the same way, each from its nearest other papers, so both sides are placed alike."
+              if meta.get("placed") else "")
+    return (
+        f"Red: where on the paper map the papers of {meta['latest']} lie denser than those of {meta['before']}; blue: where they "
+        "lie sparser; blank: where there are few papers of either. Each side's papers are smoothed into a density (a Gaussian "
+        "kernel as wide as the distance from a paper to its few nearest ones) that sums to one, so years of different size "
+        f"compare fairly.{placed}{peaks}"
+    )
+
+
 def _map_guide(analysis: Analysis, figure) -> str:
     """The map's guide: its colours and grey points as drawn, and for a sampled map how
     many papers it shows."""
@@ -279,6 +326,8 @@ for _chart in (
         "hierarchy", _related(figures.topic_hierarchy), place=LAST + 20,
         guide="Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
     ),
+    # the "New in <year>" section's map (moved there by the report)
+    Chart("growth", _growth, _growth_guide, place=LAST + 40),
     Chart(
         "themes", _themes, place=LAST + 30,
         guide="Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "

@@ -52,6 +52,16 @@ def _chart_sections(analysis: Analysis) -> list[dict]:
     ]
 
 
+def _to_sections(charts: list[dict], sections: dict[str, dict | None]) -> list[dict]:
+    """The charts of the Charts section: each chart keyed in ``sections`` goes to its section
+    (as ``section["chart"]``) where that section is shown."""
+    for key, section in sections.items():
+        if section is not None:
+            section["chart"] = next(c for c in charts if c["key"] == key)
+            charts = [c for c in charts if c["key"] != key]
+    return charts
+
+
 @functools.lru_cache(maxsize=1)
 def _plotly_packed() -> str:
     """plotly.js, gzip-compressed and base64-encoded (4.8 MB -> 2.0 MB), packed once per process."""
@@ -109,11 +119,8 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
     a, b = groups[0], groups[-1]
     venues = sorted(v for v in analysis.corpus["venue"].unique() if v)
     venue = "/".join(venues) if venues else "Papers"
-    charts = _chart_sections(analysis)
-    themes = theme_section(analysis)
-    if themes is not None:
-        themes["chart"] = next(c for c in charts if c["key"] == "themes")
-        charts = [c for c in charts if c["key"] != "themes"]
+    themes, fresh = theme_section(analysis), new_in_year_section(analysis)
+    charts = _to_sections(_chart_sections(analysis), {"themes": themes, "growth": fresh})
     explorer = explorer_data(analysis)
     settings = analysis.settings
     stability = analysis.stability.copy()  # what the summary and the table may say of refits
@@ -145,7 +152,7 @@ def render_report(analysis: Analysis, *, title: str | None = None, caveats: tupl
         cards=topic_cards(analysis),
         themes=themes,
         new=new_topic_section(analysis),
-        fresh=new_in_year_section(analysis),
+        fresh=fresh,
         settings=settings.as_dict(),
         outliers_counted=settings.include_outliers,
         n_topics=int((analysis.topics["topic"] != -1).sum()),

@@ -38,7 +38,11 @@ from topics.naming.keyphrases import reference
 from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
-__all__ = ["RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+__all__ = ["KEYPHRASE_LIKE", "RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+
+#: The least keyphraseness (:mod:`topics.naming.keyphrases`) of a phrase that
+#: :func:`paper_phrases` keeps, where the counts know it.
+KEYPHRASE_LIKE = 0.01
 
 #: The columns of :func:`rising_phrases`.
 RISING_COLUMNS = [
@@ -54,7 +58,10 @@ def keyword_phrases(keywords: object) -> list[str]:
     return [" ".join(p.lower().split()) for p in parts if p.strip() and p.strip() != "[]"]
 
 
-def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None) -> list[set[str]]:
+def paper_phrases(
+    texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None,
+    min_keyphraseness: float | None = None,
+) -> list[set[str]]:
     """The set of phrases each paper uses: its name candidates among the words and
     two-word phrases of its text (:func:`topics.naming.terms.is_name_candidate`), and its
     author keywords where ``keywords`` is given.
@@ -65,23 +72,29 @@ def paper_phrases(texts: Sequence[str], keywords: Sequence | None = None, *, ana
     "data") are left out: counted on other papers than these, that filter is independent
     of the years, so it removes tests that could not name a field without weakening the
     false-discovery control over the rest (independent filtering, Bourgon, Gentleman &
-    Huber 2010).
+    Huber 2010). A phrase is kept where the counts do not know it (a new name such as
+    "whisper" is written too rarely before), or where authors choose it as a keyword in
+    at least ``min_keyphraseness`` of the papers that write it (default
+    :data:`KEYPHRASE_LIKE`).
     """
     analyzer = analyzer or PhraseAnalyzer()
     vague = reference()
-    raw = []
-    for i, text in enumerate(texts):
-        grams = {g for g in analyzer.grams(analyzer.tokens(str(text))) if is_name_candidate(g)}
-        if keywords is not None:
-            grams |= set(keyword_phrases(keywords[i]))
-        raw.append(grams)
-    key_of = {g: phrase_key(g) for g in set().union(*raw)} if raw else {}
-    spellings: dict[str, Counter] = {}
+    grams_of = [set(analyzer.grams(analyzer.tokens(str(text)))) for text in texts]
+    candidates = {g for g in set().union(*grams_of) if is_name_candidate(g)}  # each distinct gram judged once
+    raw = [grams & candidates for grams in grams_of]
+    if keywords is not None:
+        raw = [grams | set(keyword_phrases(keywords[i])) for i, grams in enumerate(raw)]
+    papers = Counter()  # papers per spelling
     for grams in raw:
-        for g in grams:
-            spellings.setdefault(key_of[g], Counter())[g] += 1
-    written = {key: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for key, c in spellings.items() if key}
-    kept = {key: form for key, form in written.items() if not vague.rejects(form)}
+        papers.update(grams)
+    key_of = {g: phrase_key(g) for g in papers}
+    written: dict[str, str] = {}  # per key, the spelling most papers use (the first in order of a tie)
+    for g, n in papers.items():
+        key = key_of[g]
+        if key and (key not in written or (-n, g) < (-papers[written[key]], written[key])):
+            written[key] = g
+    least = KEYPHRASE_LIKE if min_keyphraseness is None else float(min_keyphraseness)
+    kept = {key: form for key, form in written.items() if not vague.rejects(form) and ((k := vague(form)) is None or k >= least)}
     return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
 
 
