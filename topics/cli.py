@@ -124,8 +124,7 @@ def _add_assign_command(sub) -> None:
     asg.add_argument("inputs", nargs="+", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     asg.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write assignments.csv (one row per paper) and assigned_topics.csv (papers per topic) here")
-    asg.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    asg.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    _add_embedding_cache_arguments(asg)
     asg.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
 
@@ -147,8 +146,7 @@ def _add_update_command(sub) -> None:
                      help="also write the report's tables here, with emerging.csv, rising.csv, new_topics.csv and new_papers.csv")
     upd.add_argument("--min-cluster-size", type=int, default=None, metavar="N",
                      help="smallest candidate new topic (default: the saved model's smallest topic)")
-    upd.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    upd.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    _add_embedding_cache_arguments(upd)
     upd.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
 
@@ -173,9 +171,14 @@ def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: boo
                                  "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
         parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (embeddings and analyses)")
     else:
-        parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                            help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-        parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+        _add_embedding_cache_arguments(parser)
+
+
+def _add_embedding_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    """--cache-dir and --no-cache of a command whose cache holds embeddings only (evaluate, assign, update)."""
+    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                        help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
 
 
 def _load(args: argparse.Namespace):
