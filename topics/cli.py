@@ -555,22 +555,22 @@ def _write_outputs(args, analysis, output: Path, written: list[Path], *, caveats
                              "nothing written") from None
 
 
-#: What ``topics report`` fits, by flag, with its default: a report from a saved analysis
-#: (``--load-model``) fits nothing, so it takes none of them.
+#: What ``topics report`` fits, by flag (its default is the parser's): a report from a saved
+#: analysis (``--load-model``) fits nothing, so it takes none of them.
 _FIT_FLAGS = {
-    "inputs": ("INPUT", []), "dataset": ("--dataset", None), "seed": ("--seed", 0), "by": ("--by", "year"),
-    "years": ("--years", None), "groups": ("--groups", None), "include_outliers": ("--include-outliers", False),
-    "reduce_outliers": ("--reduce-outliers", False), "stability_seeds": ("--stability-seeds", 0), "theme": ("--theme", []),
-    "themes": ("--themes", None), "min_cluster_size": ("--min-cluster-size", None), "backend": ("--backend", "minilm"),
-    "model": ("--model", None), "dask_scheduler": ("--dask-scheduler", None), "save_model": ("--save-model", None),
-    "keep_near_duplicates": ("--keep-near-duplicates", False),
+    "inputs": "INPUT", "dataset": "--dataset", "seed": "--seed", "by": "--by", "years": "--years", "groups": "--groups",
+    "include_outliers": "--include-outliers", "reduce_outliers": "--reduce-outliers", "stability_seeds": "--stability-seeds",
+    "theme": "--theme", "themes": "--themes", "min_cluster_size": "--min-cluster-size", "backend": "--backend",
+    "model": "--model", "dask_scheduler": "--dask-scheduler", "save_model": "--save-model",
+    "keep_near_duplicates": "--keep-near-duplicates",
 }
 
 
 def _check_model_flags(args: argparse.Namespace) -> None:
     """``--load-model`` without the flags that choose a fit; ``--save-model`` a folder that can hold one."""
     if args.load_model is not None:
-        given = [flag for dest, (flag, default) in _FIT_FLAGS.items() if getattr(args, dest) != default]
+        defaults = build_parser().parse_args(["report"])
+        given = [flag for dest, flag in _FIT_FLAGS.items() if getattr(args, dest) != getattr(defaults, dest)]
         if given:
             raise ValueError(f"--load-model reports the saved analysis as it was fitted; {given[0]} would need a refit "
                              "(drop it, or fit again without --load-model)")
