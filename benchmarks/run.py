@@ -100,7 +100,7 @@ def done(stage, seconds):
     t[stage] = seconds
     rss[stage] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 s = time.perf_counter()
-import hdbscan, umap, bertopic, topics, topics.clustering.model as tm, topics.io.datasets, topics.report.render
+import hdbscan, umap, bertopic, topics, topics.clustering.model as tm, topics.io.datasets, topics.report.charts, topics.report.render
 from topics.embedding.backends import get_embedder
 from topics.embedding.embed import embed_texts
 from topics.pipeline import embedding_texts
@@ -133,7 +133,7 @@ done("naming and areas", spans["naming"][0])
 done("co-association, Leiden, c-TF-IDF and BERTopic bookkeeping", a.timings["topics"] - graph - runs - spans["naming"][0])
 done("map layout (UMAP, 2-D, same graph)", a.timings["map"])
 done("statistics and tables", a.timings["tables"])
-s = time.perf_counter(); figs = topics.report.render.build_figures(a); done("charts", time.perf_counter() - s)
+s = time.perf_counter(); figs = topics.report.charts.build_figures(a); done("charts", time.perf_counter() - s)
 s = time.perf_counter(); topics.write_report(a, "{out}/stages.html"); done("report writing", time.perf_counter() - s)
 print(json.dumps({{"stages_s": t, "peak_rss_mib_after": rss, "embedding": embedder.name,
                   "embedding_docs_per_s": len(texts) / embedding_s,

@@ -41,6 +41,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from topics.vectors import unit_rows
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
@@ -107,7 +109,7 @@ def methods(corpus, x, truth, seeds):
     from topics.clustering.hierarchy import ward_topics
     from topics.clustering.model import TopicModel, size_rule
 
-    x = x / np.linalg.norm(x, axis=1, keepdims=True)
+    x = unit_rows(x)
     out = {}
     out["consensus"] = [TopicModel(method="consensus", random_state=s).fit(corpus, x).labels_ for s in seeds]
     out["default"] = [TopicModel(random_state=s).fit(corpus, x).labels_ for s in seeds[:2]]

@@ -54,6 +54,8 @@ from pathlib import Path
 
 import numpy as np
 
+from topics.vectors import unit_rows
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results" / "static-backend.json"
@@ -156,7 +158,7 @@ def label_scores(vectors: np.ndarray, labels: np.ndarray, seed: int = 0) -> dict
 def neighbour_overlap(a: np.ndarray, b: np.ndarray, k: int = 10) -> float:
     """Mean share of each row's k nearest neighbours (cosine) under ``a`` that are among its k under ``b``."""
     def knn(x):
-        x = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+        x = unit_rows(x)
         sims = x @ x.T
         np.fill_diagonal(sims, -np.inf)
         return np.argpartition(-sims, k, axis=1)[:, :k]
@@ -236,7 +238,7 @@ def teaching() -> dict:
     out = {"teaching_record": json.loads((taught.model_dir() / MANIFEST).read_text())}
 
     def kmeans(v, k):
-        v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+        v = unit_rows(v)
         return KMeans(n_clusters=k, n_init=4, random_state=0).fit_predict(v)
 
     for name, corpus in corpora.items():

@@ -107,3 +107,38 @@ def test_a_damaged_fixture_is_refused_and_a_stale_one_says_why(tmp_path):
     npy.write_bytes(bytes(data))
     with pytest.raises(ValueError, match="sha256"):
         fixture.read_fixture("toy", texts, "toy:1", tmp_path)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` of an attribute chain on a name, else ``None``."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
+
+
+def test_the_code_run_py_runs_in_fresh_interpreters_names_what_exists():
+    """``run.py`` times whole runs in fresh interpreters, so it keeps their code in strings:
+    every ``from topics... import`` name and every ``topics.<module>.<name>`` they use exists."""
+    import importlib
+
+    tree = ast.parse((BENCHMARKS / "run.py").read_text(encoding="utf-8"))
+    templates = [node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) and "import " in node.value.value]
+    assert len(templates) >= 3
+    missing = []
+    for code in templates:
+        for node in ast.walk(ast.parse(code.replace("{{", "{").replace("}}", "}"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("topics"):
+                module = importlib.import_module(node.module)
+                missing += [f"{node.module}.{a.name}" for a in node.names if not hasattr(module, a.name)]
+            name = _dotted(node) if isinstance(node, ast.Attribute) else None
+            if name and name.startswith("topics.") and name.count(".") >= 3:
+                module_name, attr = name.rsplit(".", 1)
+                try:
+                    module = importlib.import_module(module_name)
+                except ModuleNotFoundError:
+                    continue  # an attribute of an attribute, not a module's name
+                missing += [] if hasattr(module, attr) else [name]
+    assert not missing

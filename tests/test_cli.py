@@ -522,6 +522,16 @@ def test_model_flags_are_checked_before_any_work(saved_run, tmp_path, capsys, ar
     assert not (tmp_path / "r.html").exists() and (tmp_path / "taken" / "notes.txt").read_text() == "mine"
 
 
+def test_the_flags_load_model_refuses_are_report_options_with_the_parsers_defaults():
+    """``--load-model`` refuses a fit flag that differs from its default, and the default is
+    the parser's own: each one names a ``report`` option by its destination and flag."""
+    from topics.cli import _FIT_FLAGS, build_parser
+
+    report = build_parser()._subparsers._group_actions[0].choices["report"]
+    options = {a.dest: (a.option_strings[-1] if a.option_strings else a.metavar) for a in report._actions}
+    assert {dest: options.get(dest) for dest in _FIT_FLAGS} == _FIT_FLAGS
+
+
 def test_assign_refuses_a_model_fitted_with_lsa(tmp_path, capsys):
     import topics
     from topics.io.datasets import dataset_path

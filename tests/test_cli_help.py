@@ -50,3 +50,15 @@ def test_every_value_flag_shows_a_short_metavar(command):
         shown = action.metavar or action.dest.upper()
         assert "_" not in shown and len(shown) <= 8, f"{command} {action.option_strings[-1]} shows {shown}"
         assert re.fullmatch(r"[A-Z_]+", shown)
+
+
+def test_the_cli_page_offers_the_registered_backends():
+    """The reference synopsis in ``docs/cli.md`` writes the ``--backend`` choices out; they
+    are the registry's (:data:`topics.embedding.backends.BACKENDS`), in its order."""
+    from pathlib import Path
+
+    from topics.embedding.backends import BACKENDS
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    written = re.findall(r"--backend \{([^}]*)\}", page)
+    assert written and all(choices.split(",") == list(BACKENDS) for choices in written)

@@ -385,3 +385,11 @@ def test_a_corpus_of_ten_papers_is_warned_about(theme_corpus, caplog):
     with caplog.at_level(logging.WARNING):
         analyze(small, embedder="hashing", cache=False, model=TopicModel(n_runs=4, random_state=0))
     assert any(r.getMessage().startswith("the corpus has only 10 papers") for r in caplog.records)
+
+
+def test_settings_is_exported():
+    """``Analysis.settings`` is a public type, so ``topics`` exports it like ``Analysis``."""
+    import topics
+    from topics.pipeline import Settings
+
+    assert topics.Settings is Settings and "Settings" in topics.__all__

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the same names, imported for type checkers and the API refe
     from topics.embedding.weights import EmbeddingError
     from topics.io import datasets
     from topics.io.corpus import CorpusError, read_corpus
-    from topics.pipeline import Analysis, analyze, write_tables
+    from topics.pipeline import Analysis, Settings, analyze, write_tables
     from topics.report.render import render_report, write_report
     from topics.stats.comparison import Comparison, Groups, OneGroup, Trend, TwoGroups
     from topics.stats.groups import compare_groups
@@ -63,7 +63,7 @@ _HOMES = {
     "embed_texts": "topics.embedding.embed",
     "EmbeddingError": "topics.embedding.weights",
     **dict.fromkeys(["CorpusError", "read_corpus"], "topics.io.corpus"),
-    **dict.fromkeys(["Analysis", "analyze", "write_tables"], "topics.pipeline"),
+    **dict.fromkeys(["Analysis", "Settings", "analyze", "write_tables"], "topics.pipeline"),
     **dict.fromkeys(["render_report", "write_report"], "topics.report.render"),
     **dict.fromkeys(["Comparison", "Groups", "OneGroup", "Trend", "TwoGroups"], "topics.stats.comparison"),
     "compare_groups": "topics.stats.groups",
@@ -105,6 +105,7 @@ __all__ = [
     "EmbeddingError",
     "Groups",
     "OneGroup",
+    "Settings",
     "StoreError",
     "Theme",
     "TopicModel",

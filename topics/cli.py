@@ -124,8 +124,7 @@ def _add_assign_command(sub) -> None:
     asg.add_argument("inputs", nargs="+", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     asg.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write assignments.csv (one row per paper) and assigned_topics.csv (papers per topic) here")
-    asg.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    asg.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    _add_embedding_cache_arguments(asg)
     asg.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
 
@@ -147,8 +146,7 @@ def _add_update_command(sub) -> None:
                      help="also write the report's tables here, with emerging.csv, rising.csv, new_topics.csv and new_papers.csv")
     upd.add_argument("--min-cluster-size", type=int, default=None, metavar="N",
                      help="smallest candidate new topic (default: the saved model's smallest topic)")
-    upd.add_argument("--cache-dir", type=Path, default=None, metavar="DIR", help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-    upd.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+    _add_embedding_cache_arguments(upd)
     upd.add_argument("-q", "--quiet", action="store_true", help="no progress bar, only errors and the summary")
 
 
@@ -173,9 +171,14 @@ def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: boo
                                  "settings and code reuses (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
         parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (embeddings and analyses)")
     else:
-        parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
-                            help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
-        parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
+        _add_embedding_cache_arguments(parser)
+
+
+def _add_embedding_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    """--cache-dir and --no-cache of a command whose cache holds embeddings only (evaluate, assign, update)."""
+    parser.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                        help="embedding cache folder (default: ~/.cache/topics or $TOPICS_CACHE_DIR)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the embedding cache")
 
 
 def _load(args: argparse.Namespace):
@@ -554,22 +557,22 @@ def _write_outputs(args, analysis, output: Path, written: list[Path], *, caveats
                              "nothing written") from None
 
 
-#: What ``topics report`` fits, by flag, with its default: a report from a saved analysis
-#: (``--load-model``) fits nothing, so it takes none of them.
+#: What ``topics report`` fits, by flag (its default is the parser's): a report from a saved
+#: analysis (``--load-model``) fits nothing, so it takes none of them.
 _FIT_FLAGS = {
-    "inputs": ("INPUT", []), "dataset": ("--dataset", None), "seed": ("--seed", 0), "by": ("--by", "year"),
-    "years": ("--years", None), "groups": ("--groups", None), "include_outliers": ("--include-outliers", False),
-    "reduce_outliers": ("--reduce-outliers", False), "stability_seeds": ("--stability-seeds", 0), "theme": ("--theme", []),
-    "themes": ("--themes", None), "min_cluster_size": ("--min-cluster-size", None), "backend": ("--backend", "minilm"),
-    "model": ("--model", None), "dask_scheduler": ("--dask-scheduler", None), "save_model": ("--save-model", None),
-    "keep_near_duplicates": ("--keep-near-duplicates", False),
+    "inputs": "INPUT", "dataset": "--dataset", "seed": "--seed", "by": "--by", "years": "--years", "groups": "--groups",
+    "include_outliers": "--include-outliers", "reduce_outliers": "--reduce-outliers", "stability_seeds": "--stability-seeds",
+    "theme": "--theme", "themes": "--themes", "min_cluster_size": "--min-cluster-size", "backend": "--backend",
+    "model": "--model", "dask_scheduler": "--dask-scheduler", "save_model": "--save-model",
+    "keep_near_duplicates": "--keep-near-duplicates",
 }
 
 
 def _check_model_flags(args: argparse.Namespace) -> None:
     """``--load-model`` without the flags that choose a fit; ``--save-model`` a folder that can hold one."""
     if args.load_model is not None:
-        given = [flag for dest, (flag, default) in _FIT_FLAGS.items() if getattr(args, dest) != default]
+        defaults = build_parser().parse_args(["report"])
+        given = [flag for dest, flag in _FIT_FLAGS.items() if getattr(args, dest) != getattr(defaults, dest)]
         if given:
             raise ValueError(f"--load-model reports the saved analysis as it was fitted; {given[0]} would need a refit "
                              "(drop it, or fit again without --load-model)")

@@ -63,11 +63,35 @@ class Settings:
     ``update`` where :func:`topics.update.update` added papers. :meth:`from_dict`
     reads it back.
 
+    Parameters
+    ----------
+    embedding
+        The embedding as the methods section names it (backend and precision).
+    random_state
+        The one seed of the fit, the map and the emerging sub-topics.
+    include_outliers
+        Whether topic -1 counts in the prevalence and comparison tables.
+    n_documents, documents_per_year
+        The papers analysed, in all and per year.
+    outlier_share, core_outlier_share, low_confidence_share
+        The shares of papers without a topic: after reassignment, as the consensus left
+        them, and of papers placed with low confidence.
+    n_areas, seeds, n_landmarks, reduce_outliers, stability_seeds
+        What the fit found and ran with: its areas, its consensus seeds, its landmarks,
+        whether outliers were reassigned, the seeds of the stability refits.
+    by, groups, years, documents_per_group, documents_without_group, groups_per_year, groups_year_p_value
+        The grouping compared, its groups and years, its papers per group, those with no
+        group, and how groups and years go together (with a test's p-value).
+    params
+        The fitted model's parameters but its seed.
+    update
+        What :func:`topics.update.update` did; ``None`` for a fit.
+
     Examples
     --------
     >>> analysis.settings.random_state, analysis.settings.by
     (0, 'year')
-    >>> topics.pipeline.Settings.from_dict(analysis.settings.as_dict()) == analysis.settings
+    >>> topics.Settings.from_dict(analysis.settings.as_dict()) == analysis.settings
     True
     """
 

@@ -168,3 +168,21 @@ def test_embeddings_carry_the_backend_and_precision_they_came_from(tmp_path):
     with pytest.raises(topics.EmbeddingError, match=r"^these vectors were embedded with minilm, bf16, the model's with minilm, fp32: .*\"minilm-fp32\"") as error:
         check_same_embedder("minilm:53aa:fp32:windows:shapes16x4", Embeddings.of(vectors, "minilm:53aa:bf16:windows:shapes16x4"))
     assert "\n" not in str(error.value)
+
+
+def test_embedder_for_finds_the_backend_and_precision_in_the_registry():
+    from topics.embedding import backends
+    from topics.embedding.embed import Embeddings, check_same_embedder, embedder_for
+
+    assert embedder_for("hashing:1:2:3").name == backends.HashingEmbedder().name
+    with pytest.raises(topics.EmbeddingError, match="cannot embed new papers"):
+        embedder_for("lsa:whatever")  # fitted to each corpus: new papers cannot be placed
+    with pytest.raises(topics.EmbeddingError, match="cannot embed new papers"):
+        embedder_for("local:53aa:fp32")  # no backend of that name
+    assert embedder_for("minilm:53aa:fp32:windows:shapes16x4").precision == "fp32"
+    with pytest.raises(topics.EmbeddingError, match="cannot embed new papers"):
+        embedder_for("minilm:53aa:int8:windows:shapes16x1")  # no backend embeds in int8
+    # two fingerprints a reader names alike: the hint names the backend, not a fingerprint
+    vectors = Embeddings.of(np.ones((1, 2), dtype=np.float32), "minilm:53aa:bf16:windows:shapes16x32")
+    with pytest.raises(topics.EmbeddingError, match=r'here "minilm"\)$'):
+        check_same_embedder("minilm:53aa:bf16:windows:shapes16x4", vectors)

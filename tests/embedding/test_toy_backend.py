@@ -65,3 +65,13 @@ def test_an_unregistered_backend_is_refused_by_the_cli(capsys):
         main(["report", "--backend", "toy", "-q"])
     assert exited.value.code == 2
     assert "invalid choice: 'toy'" in capsys.readouterr().err
+
+
+def test_a_registered_backend_embeds_new_papers_for_a_fitted_model(toy):
+    """``embedder_for`` (how ``transform`` and ``update`` users find the embedder of a fitted
+    model) reads the registry: the backend its fingerprint's first field names."""
+    from topics.embedding.embed import check_same_embedder, embedder_for
+
+    assert isinstance(embedder_for("toy:letters"), LetterCounts)
+    with pytest.raises(topics.EmbeddingError, match=r'here "toy"\)$'):
+        check_same_embedder("toy:letters", topics.embed_texts(["a b"], "hashing", cache=False))

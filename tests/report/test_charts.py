@@ -30,6 +30,13 @@ def test_a_chart_without_a_guide_cannot_be_declared():
         register_chart(Chart("map", lambda analysis: go.Figure(), "Another map."))
 
 
+def test_a_chart_for_a_kind_nobody_declared_cannot_be_registered():
+    """A misspelt kind would hide the chart from every report without a word."""
+    with pytest.raises(ValueError, match=r"chart 'toy' is shown for 'trends', which no kind of comparison is"):
+        register_chart(_toy_chart({"trends": 60}))
+    assert "toy" not in CHARTS
+
+
 def test_build_figures_of_two_years(sample_analysis):
     figs = build_figures(sample_analysis)
     assert list(figs) == ["area_shift", "shift", "significance", "map", "sizes", "terms", "similarity", "hierarchy"]

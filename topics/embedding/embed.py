@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from topics.embedding.backends import Embedder, get_embedder
+from topics.embedding.backends import PRECISIONS, Embedder, find_backend, get_embedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.weights import EmbeddingError
 
@@ -55,8 +55,27 @@ class Embeddings(np.ndarray):
 def describe_fingerprint(fingerprint: str) -> str:
     """A backend's fingerprint as a reader names it: ``"minilm, bf16"``, ``"static"``, ``"hashing"``."""
     parts = str(fingerprint).split(":")
-    precision = next((p for p in parts[1:] if p in ("bf16", "fp32", "int8")), None)
+    precision = _precision(fingerprint)
     return f"{parts[0]}, {precision}" if precision and parts[0] == "minilm" else parts[0]
+
+
+def _precision(fingerprint: str | None) -> str | None:
+    """The precision a fingerprint names in one of its ``:``-separated fields, if any."""
+    return next((p for p in str(fingerprint or "").split(":")[1:] if p in PRECISIONS and p != "auto"), None)
+
+
+def _backend_name(fingerprint: str | None) -> str | None:
+    """The registered per-text backend whose vectors carry ``fingerprint``: the one its first
+    field names, or the variant of that one whose precision is another of its fields
+    (:data:`topics.embedding.backends.BACKENDS`); ``None`` where there is none."""
+    fields = str(fingerprint or "").split(":")
+    try:
+        spec = find_backend(fields[0])
+    except ValueError:
+        return None
+    if not spec.per_text:
+        return None
+    return next((v for v in spec.variants if find_backend(v).precision in fields[1:]), spec.name)
 
 
 def check_same_embedder(expected: str | None, embeddings) -> None:
@@ -70,7 +89,7 @@ def check_same_embedder(expected: str | None, embeddings) -> None:
     want, have = describe_fingerprint(expected), describe_fingerprint(got)
     if want == have:
         want, have = expected, got
-    backend = {"minilm, fp32": '"minilm-fp32"', "minilm, bf16": '"minilm"'}.get(want, f'"{want}"')
+    backend = f'"{_backend_name(expected) or want}"'
     raise EmbeddingError(
         f"these vectors were embedded with {have}, the model's with {want}: embed the papers with the model's "
         f"own backend (embed_texts(texts, embedder_for(model.embedding_fingerprint_)), here {backend})"
@@ -79,15 +98,16 @@ def check_same_embedder(expected: str | None, embeddings) -> None:
 
 def embedder_for(fingerprint: str | None, *, model: str | os.PathLike[str] | None = None) -> Embedder:
     """The embedder whose vectors carry ``fingerprint`` (a fitted model's
-    ``embedding_fingerprint_``): the same backend in the same precision."""
-    name = describe_fingerprint(fingerprint or "")
-    backends = {"minilm, fp32": "minilm-fp32", "minilm, bf16": "minilm", "static": "static", "hashing": "hashing"}
-    if name not in backends:
+    ``embedding_fingerprint_``): the same backend in the same precision. The backend is
+    the registered one (:data:`~topics.embedding.backends.BACKENDS`) that the
+    fingerprint's first field names, or its variant at the precision the fingerprint names."""
+    name, precision = _backend_name(fingerprint), _precision(fingerprint)
+    embedder = None if name is None else get_embedder(name, model=model)
+    if precision == "bf16" and embedder is not None and getattr(embedder, "precision", None) != "bf16":
+        raise EmbeddingError("the model's vectors are bf16, which this CPU does not run natively; fit again here")
+    if embedder is None or precision not in (None, getattr(embedder, "precision", precision)):
         raise EmbeddingError(f"cannot embed new papers as the model's vectors ({fingerprint or 'unknown backend'}); "
                              "embed them with the backend it was fitted with")
-    embedder = get_embedder(backends[name], model=model)
-    if name == "minilm, bf16" and getattr(embedder, "precision", None) != "bf16":
-        raise EmbeddingError("the model's vectors are bf16, which this CPU does not run natively; fit again here")
     return embedder
 
 
