@@ -20,6 +20,15 @@ analysis all read :data:`BACKENDS`, so a new backend is one class and one
   so it is opt-in; it now embeds one text per pass (see below), which costs about 3x
   per text, so that speed-up is gone.
 
+  **The runtime.** Where the ``openvino`` package is installed (a dependency of the
+  package), the forward passes run in OpenVINO (``runtime="auto"``, :func:`openvino_forward`):
+  the same checksum-verified weights, converted in memory each time the model loads (no
+  converted file is written or trusted), at the same precision, in the same fixed-shape
+  passes. Elsewhere they run in PyTorch, as before; ``runtime="torch"`` asks for that. The
+  runtime is part of the fingerprint, so the two never share cache entries
+  (``benchmarks/embedding_runtimes.py`` and ``benchmarks/README.md``: throughput and the
+  topics each gives).
+
   **A text's vector does not depend on the texts embedded with it.** Padding a text to
   the longest of its batch, or running it in a pass of another shape, changes the last
   bits of its vector (up to 6e-4 in bf16, 1e-7 in fp32), enough to move topics between a
@@ -72,7 +81,9 @@ __all__ = [
     "length_bucket",
     "native_bf16",
     "openvino_available",
+    "mean_pooled_module",
     "openvino_forward",
+    "padded_features",
     "register_backend",
     "saved_embedder",
 ]
@@ -316,12 +327,13 @@ class SentenceTransformerEmbedder:
         limit = int(model.max_seq_length)
         batches = fixed_shape_batches(self._token_counts(model, texts), pass_pieces=self._pass_pieces(limit), limit=limit)
         order, parts = [], []
-        precision = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
+        autocast = self.precision == "bf16" and self.runtime == "torch"  # OpenVINO takes its precision at compile time
+        precision = torch.autocast("cpu", dtype=torch.bfloat16) if autocast else contextlib.nullcontext()
         from tqdm.auto import tqdm
 
         with torch.inference_mode(), precision, tqdm(total=len(texts), disable=not show_progress, unit="text") as bar:
             for length, rows, members in batches:
-                features = _padded(_tokenize(model, [texts[i] for i in members]), length, rows, model.tokenizer)
+                features = padded_features(model, [texts[i] for i in members], length, rows)
                 parts.append(self._pass(features)[: len(members)])
                 order.append(members)
                 bar.update(len(members))
@@ -349,25 +361,23 @@ def openvino_available() -> bool:
     return importlib.util.find_spec("openvino") is not None
 
 
-class _MeanPooled:
-    """Built lazily (it subclasses ``torch.nn.Module``): a sentence-transformers model's
-    transformer followed by its mean pooling, as one module that OpenVINO can convert."""
+def mean_pooled_module(model):
+    """A sentence-transformers model's transformer followed by its mean pooling, as one
+    ``torch.nn.Module`` taking ``input_ids``, ``attention_mask`` and ``token_type_ids`` (what
+    OpenVINO or ONNX converts)."""
+    import torch
 
-    @staticmethod
-    def build(model):
-        import torch
+    class MeanPooled(torch.nn.Module):
+        def __init__(self, transformer):
+            super().__init__()
+            self.transformer = transformer
 
-        class MeanPooled(torch.nn.Module):
-            def __init__(self, transformer):
-                super().__init__()
-                self.transformer = transformer
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            hidden = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)[0]
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
 
-            def forward(self, input_ids, attention_mask, token_type_ids):
-                hidden = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)[0]
-                mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-                return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-
-        return MeanPooled(model[0].auto_model).eval()
+    return MeanPooled(model[0].auto_model).eval()
 
 
 def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], np.ndarray]:
@@ -383,8 +393,8 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     import torch
 
     names = ("input_ids", "attention_mask", "token_type_ids")
-    pooled = _MeanPooled.build(model)
-    with torch.no_grad():
+    pooled = mean_pooled_module(model)
+    with torch.no_grad(), torch.autocast("cpu", enabled=False):  # traced in fp32: autocast ops do not convert
         converted = openvino.convert_model(pooled, example_input={k: example[k] for k in names})
     hint = {"fp32": "f32", "bf16": "bf16"}[precision]
     compiled = openvino.Core().compile_model(converted, "CPU", {"INFERENCE_PRECISION_HINT": hint, "PERFORMANCE_HINT": "LATENCY"})
@@ -395,6 +405,12 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
         return np.asarray(next(iter(out.values())), dtype=np.float32)
 
     return forward
+
+
+def padded_features(model, texts: list[str], length: int, rows: int) -> dict:
+    """``texts`` tokenised as ``model`` reads them and padded to one pass of ``rows`` x ``length``
+    (dummy rows after the texts), as :meth:`SentenceTransformerEmbedder.encode` runs them."""
+    return _padded(_tokenize(model, texts), length, rows, model.tokenizer)
 
 
 def _tokenize(model, texts: list[str]) -> dict:
