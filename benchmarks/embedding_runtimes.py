@@ -190,8 +190,8 @@ def embed_full(runtime: str, out: Path) -> None:
     np.save(out, vectors)
 
 
-def fit(vectors: Path, out: Path, runtime: str) -> None:
-    """Consensus topics (seed 0), their names, the 2024-vs-2025 comparison and theme members."""
+def fit(vectors: Path, out: Path, runtime: str, seed: int = 0) -> None:
+    """Consensus topics (``seed``), their names, the 2024-vs-2025 comparison and theme members."""
     import pandas as pd
 
     import topics
@@ -201,7 +201,7 @@ def fit(vectors: Path, out: Path, runtime: str) -> None:
     from topics.themes.tracking import track
 
     corpus, embeddings = iclr_full(), np.load(vectors)
-    model = topics.TopicModel(random_state=0).fit(corpus, embeddings)
+    model = topics.TopicModel(random_state=seed).fit(corpus, embeddings)
     documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": model.labels_})
     comparison = compare_years(documents, 2024, 2025)
     themes = list(dict.fromkeys(pd.read_csv(HERE.parent / "tests" / "data" / "theme_check.csv")["theme"]))
@@ -247,6 +247,7 @@ def main(argv=None) -> int:
     parser.add_argument("--embed", metavar="RUNTIME", help="embed the full lists: torch-bf16, openvino-bf16, openvino-fp32, ...")
     parser.add_argument("--fit", metavar="VECTORS", type=Path, help="fit the full lists on these vectors (.npy)")
     parser.add_argument("--runtime", default="torch-bf16", help="with --fit: the runtime that embeds the themes' queries")
+    parser.add_argument("--seed", type=int, default=0, help="with --fit: the consensus fit's random state (default 0)")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="FIT", help="the reference fit, then the others")
     parser.add_argument("--out", type=Path, help="where --embed, --fit and --throughput write")
     args = parser.parse_args(argv)
@@ -258,7 +259,7 @@ def main(argv=None) -> int:
     elif args.embed:
         embed_full(args.embed, args.out)
     elif args.fit:
-        fit(args.fit, args.out, args.runtime)
+        fit(args.fit, args.out, args.runtime, args.seed)
     elif args.compare:
         compare(args.compare[0], args.compare[1:])
     else:
