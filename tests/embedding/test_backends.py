@@ -293,15 +293,16 @@ def test_a_saved_analysis_is_embedded_again_at_the_precision_its_fingerprint_nam
         backends.saved_embedder("nope")
 
 
-def test_the_runtime_is_openvino_where_installed_else_pytorch_and_is_in_the_fingerprint(monkeypatch):
+def test_the_openvino_runtime_is_opt_in_auto_where_installed_and_in_the_fingerprint(monkeypatch):
     monkeypatch.setattr(backends, "native_bf16", lambda: True)
     monkeypatch.setattr(backends, "openvino_available", lambda: True)
-    fast = get_embedder("minilm")
+    assert get_embedder("minilm").runtime == "torch" and get_embedder("minilm-fp32").runtime == "torch"  # the default
+    fast = SentenceTransformerEmbedder(runtime="auto")
     assert fast.runtime == "openvino" and "OpenVINO" in fast.name and ":bf16:openvino:" in fast.fingerprint()
-    assert get_embedder("minilm-fp32").runtime == "openvino"
-    assert SentenceTransformerEmbedder(precision="int8").runtime == "torch"  # PyTorch's dynamic quantisation
+    assert SentenceTransformerEmbedder(precision="fp32", runtime="auto").runtime == "openvino"
+    assert SentenceTransformerEmbedder(precision="int8", runtime="auto").runtime == "torch"  # PyTorch's dynamic quantisation
     monkeypatch.setattr(backends, "openvino_available", lambda: False)  # not installed: PyTorch, as before
-    fallback = get_embedder("minilm")
+    fallback = SentenceTransformerEmbedder(runtime="auto")
     assert fallback.runtime == "torch" and "OpenVINO" not in fallback.name
     assert fallback.fingerprint() == fast.fingerprint().replace(":openvino", "")  # separate cache entries
     assert SentenceTransformerEmbedder(runtime="torch").fingerprint() == fallback.fingerprint()
