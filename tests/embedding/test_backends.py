@@ -291,3 +291,40 @@ def test_a_saved_analysis_is_embedded_again_at_the_precision_its_fingerprint_nam
         backends.saved_embedder("lsa")
     with pytest.raises(ValueError, match="unknown embedding backend 'nope'"):
         backends.saved_embedder("nope")
+
+
+def test_the_openvino_runtime_is_opt_in_auto_where_installed_and_in_the_fingerprint(monkeypatch):
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)
+    monkeypatch.setattr(backends, "openvino_available", lambda: True)
+    assert get_embedder("minilm").runtime == "torch" and get_embedder("minilm-fp32").runtime == "torch"  # the default
+    fast = SentenceTransformerEmbedder(runtime="auto")
+    assert fast.runtime == "openvino" and "OpenVINO" in fast.name and ":bf16:openvino:" in fast.fingerprint()
+    assert SentenceTransformerEmbedder(precision="fp32", runtime="auto").runtime == "openvino"
+    assert SentenceTransformerEmbedder(precision="int8", runtime="auto").runtime == "torch"  # PyTorch's dynamic quantisation
+    monkeypatch.setattr(backends, "openvino_available", lambda: False)  # not installed: PyTorch, as before
+    fallback = SentenceTransformerEmbedder(runtime="auto")
+    assert fallback.runtime == "torch" and "OpenVINO" not in fallback.name
+    assert fallback.fingerprint() == fast.fingerprint().replace(":openvino", "")  # separate cache entries
+    assert SentenceTransformerEmbedder(runtime="torch").fingerprint() == fallback.fingerprint()
+    with pytest.raises(ValueError, match="runtime must be one of 'auto', 'torch', 'openvino'"):
+        SentenceTransformerEmbedder(runtime="onnx")
+    with pytest.raises(ValueError, match="int8 is PyTorch's"):
+        SentenceTransformerEmbedder(precision="int8", runtime="openvino")
+
+
+@pytest.mark.slow
+def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(sample_corpus):
+    """The converted model honours the attention mask (a traced graph can drop it) and, in
+    passes of fixed shape, gives a text the same bytes alone and among others."""
+    pytest.importorskip("openvino")
+    texts = sample_corpus["abstract"].tolist()[:12] + ["Optimal transport.", "Graph neural networks for molecules."]
+    exact = SentenceTransformerEmbedder(precision="fp32", runtime="torch").encode(texts)
+    for precision, floor in (("fp32", 0.99999), ("bf16", 0.999)):
+        embedder = SentenceTransformerEmbedder(precision=precision, runtime="openvino")
+        vectors = embedder.encode(texts)
+        cosine = (vectors * exact).sum(axis=1)
+        assert cosine.min() >= floor, (precision, cosine.min())  # short texts ride in passes padded to their bucket
+        for i in (0, len(texts) - 2):
+            assert embedder.encode([texts[i]])[0].tobytes() == vectors[i].tobytes(), (precision, i)
+        shuffled = embedder.encode(texts[::-1])
+        assert [v.tobytes() for v in shuffled[::-1]] == [v.tobytes() for v in vectors]

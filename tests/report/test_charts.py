@@ -12,9 +12,9 @@ from topics.report.render import render_report
 
 def test_every_kind_reads_its_charts_in_order():
     assert [c.key for c in charts_for("two_groups")] == [
-        "area_shift", "shift", "significance", "map", "sizes", "terms", "similarity", "hierarchy", "themes"]
+        "area_shift", "shift", "significance", "map", "sizes", "terms", "similarity", "hierarchy", "themes", "growth"]
     assert [c.key for c in charts_for("trend")] == [
-        "trends", "movers", "slopes", "area_slopes", "map", "terms", "similarity", "hierarchy", "themes"]
+        "trends", "movers", "slopes", "area_slopes", "map", "terms", "similarity", "hierarchy", "themes", "growth"]
     assert [c.key for c in charts_for("groups")] == [
         "heatmap", "area_heatmap", "sizes", "map", "terms", "similarity", "hierarchy", "themes"]
     assert [c.key for c in charts_for("one_group")] == ["area_sizes", "map", "sizes", "terms", "similarity", "hierarchy", "themes"]

@@ -20,6 +20,17 @@ analysis all read :data:`BACKENDS`, so a new backend is one class and one
   so it is opt-in; it now embeds one text per pass (see below), which costs about 3x
   per text, so that speed-up is gone.
 
+  **The runtime.** ``runtime="openvino"`` (or ``"auto"``: where the ``openvino`` package
+  is installed) runs the forward passes in OpenVINO (:func:`openvino_forward`): the same
+  checksum-verified weights, converted in memory each time the model loads (no converted
+  file is written or trusted), at the same precision, in the same fixed-shape passes; 2-4x
+  PyTorch's throughput here. It is opt-in: the default stays PyTorch
+  (``runtime="torch"``), because the full lists' consensus topics on its bf16 vectors
+  (cosine >= 0.99998 to PyTorch's) did not meet the seed bar. The runtime is part of the
+  fingerprint, so the two never share cache entries
+  (``benchmarks/embedding_runtimes.py`` and ``benchmarks/README.md``: throughput and the
+  topics each gives).
+
   **A text's vector does not depend on the texts embedded with it.** Padding a text to
   the longest of its batch, or running it in a pass of another shape, changes the last
   bits of its vector (up to 6e-4 in bf16, 1e-7 in fp32), enough to move topics between a
@@ -71,6 +82,10 @@ __all__ = [
     "get_embedder",
     "length_bucket",
     "native_bf16",
+    "openvino_available",
+    "mean_pooled_module",
+    "openvino_forward",
+    "padded_features",
     "register_backend",
     "saved_embedder",
 ]
@@ -78,6 +93,9 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
+#: What runs the model's forward passes: PyTorch (the default), or OpenVINO (the same weights
+#: converted in memory at load; "auto": OpenVINO where it is installed, for fp32 and bf16).
+RUNTIMES = ("auto", "torch", "openvino")
 LONG_TEXTS = ("window", "truncate")
 #: ``minilm`` embeds fewer texts than this in exact fp32 even where the CPU has bfloat16
 #: natively: bf16 saves seconds there, and its vectors differ between CPUs with native and
@@ -174,6 +192,16 @@ class SentenceTransformerEmbedder:
         pays for up to one pass per bucket: measured on 2 AVX2 cores (fp32, windows), 4
         texts per pass embed the 90 bundled abstracts in 20 s against 30 s at 16, and 600
         of the full lists at the same rate (4.7 against 4.6-4.8 texts/s).
+    runtime
+        ``"torch"`` runs the forward passes in PyTorch; ``"openvino"`` converts the same
+        (checksum-verified) model to OpenVINO in memory when it loads (a few seconds; no
+        converted file is written or trusted) and runs it there, in fp32 or bf16
+        (``INFERENCE_PRECISION_HINT``; int8 stays PyTorch's). Same pieces, windows,
+        shapes and pooling, so a text's vector still depends on that text alone. ``"auto"``:
+        OpenVINO where the package is installed and the precision is fp32 or bf16, else
+        PyTorch. Default ``"torch"``: OpenVINO is opt-in until its topics match today's
+        (``benchmarks/README.md``, "MiniLM runtimes on the CPU"). The runtime is part of the
+        cache fingerprint and of ``name``.
     long_texts
         What to do with a text longer than the model reads (256 word pieces for
         all-MiniLM-L6-v2; 54 of the 90 bundled abstracts are longer): ``"window"``
@@ -190,30 +218,41 @@ class SentenceTransformerEmbedder:
         precision: str = "auto",
         batch_size: int = 4,
         long_texts: str = "window",
+        runtime: str = "torch",
     ):
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, not {precision!r}")
         if long_texts not in LONG_TEXTS:
             raise ValueError(f"long_texts must be one of {', '.join(map(repr, LONG_TEXTS))}, not {long_texts!r}")
+        if runtime not in RUNTIMES:
+            raise ValueError(f"runtime must be one of {', '.join(map(repr, RUNTIMES))}, not {runtime!r}")
         self.long_texts = long_texts
         self.model = model
         self.precision = ("bf16" if native_bf16() else "fp32") if precision == "auto" else precision
+        if runtime == "auto":
+            runtime = "openvino" if self.precision != "int8" and openvino_available() else "torch"
+        if runtime == "openvino" and self.precision == "int8":
+            raise ValueError("the openvino runtime runs fp32 or bf16; int8 is PyTorch's dynamic quantisation")
+        self.runtime = runtime
         self.batch_size = batch_size
         windows = ", long texts as averaged windows" if long_texts == "window" else ""
-        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({self.precision}{windows})"
+        on = ", OpenVINO" if runtime == "openvino" else ""
+        self.name = f"{Path(str(model)).name if model else 'all-MiniLM-L6-v2'} ({self.precision}{on}{windows})"
         self._source, self._fingerprint = resolve_model(model)
         self._model = None
+        self._forward = None
 
     def fingerprint(self) -> str:
         # "shapes16": forward passes of fixed shape (fixed_shape_batches); vectors of the
         # earlier batching (padded to the longest text of a batch of 32) differ in the last
         # bits, so they are kept apart in the cache
         shapes = f":shapes{BUCKET_STEP}x{1 if self.precision == 'int8' else self.batch_size}"
-        return f"{self._fingerprint}:{self.precision}" + (":windows" if self.long_texts == "window" else "") + shapes
+        runtime = ":openvino" if self.runtime == "openvino" else ""
+        return f"{self._fingerprint}:{self.precision}{runtime}" + (":windows" if self.long_texts == "window" else "") + shapes
 
     def __getstate__(self) -> dict:
         # Sent to other processes (Dask workers) without the loaded model; each loads its own.
-        return {**self.__dict__, "_model": None}
+        return {**self.__dict__, "_model": None, "_forward": None}
 
     def _load(self):
         if self._model is not None:
@@ -236,6 +275,16 @@ class SentenceTransformerEmbedder:
         model.eval()
         self._model = model
         return model
+
+    def _pass(self, features: dict) -> np.ndarray:
+        """One forward pass: the mean-pooled (not yet unit) vector of each row of ``features``."""
+        if self._forward is None:
+            model = self._load()
+            if self.runtime == "openvino":
+                self._forward = openvino_forward(model, self.precision, features)
+            else:
+                self._forward = lambda batch: model(batch)["sentence_embedding"].float().numpy()
+        return self._forward(features)
 
     def encode(self, texts: Sequence[str], *, show_progress: bool = False) -> np.ndarray:
         texts = list(texts)
@@ -282,13 +331,14 @@ class SentenceTransformerEmbedder:
         limit = int(model.max_seq_length)
         batches = fixed_shape_batches(self._token_counts(model, texts), pass_pieces=self._pass_pieces(limit), limit=limit)
         order, parts = [], []
-        precision = torch.autocast("cpu", dtype=torch.bfloat16) if self.precision == "bf16" else contextlib.nullcontext()
+        autocast = self.precision == "bf16" and self.runtime == "torch"  # OpenVINO takes its precision at compile time
+        precision = torch.autocast("cpu", dtype=torch.bfloat16) if autocast else contextlib.nullcontext()
         from tqdm.auto import tqdm
 
         with torch.inference_mode(), precision, tqdm(total=len(texts), disable=not show_progress, unit="text") as bar:
             for length, rows, members in batches:
-                features = _padded(_tokenize(model, [texts[i] for i in members]), length, rows, model.tokenizer)
-                parts.append(model(features)["sentence_embedding"][: len(members)].float().numpy())
+                features = padded_features(model, [texts[i] for i in members], length, rows)
+                parts.append(self._pass(features)[: len(members)])
                 order.append(members)
                 bar.update(len(members))
         vectors = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
@@ -306,6 +356,65 @@ class SentenceTransformerEmbedder:
         """Word pieces of each text as the model reads it ([CLS] and [SEP] included, at most its length)."""
         counts = [_tokenize(model, texts[i : i + slice_size])["attention_mask"].sum(1) for i in range(0, len(texts), slice_size)]
         return np.concatenate([np.asarray(c, dtype=np.int64) for c in counts])
+
+
+def openvino_available() -> bool:
+    """Whether the ``openvino`` package is installed (looked up, not imported)."""
+    import importlib.util
+
+    return importlib.util.find_spec("openvino") is not None
+
+
+def mean_pooled_module(model):
+    """A sentence-transformers model's transformer followed by its mean pooling, as one
+    ``torch.nn.Module`` taking ``input_ids``, ``attention_mask`` and ``token_type_ids`` (what
+    OpenVINO or ONNX converts)."""
+    import torch
+
+    class MeanPooled(torch.nn.Module):
+        def __init__(self, transformer):
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            hidden = self.transformer(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)[0]
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+
+    return MeanPooled(model[0].auto_model).eval()
+
+
+def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], np.ndarray]:
+    """``model`` (a sentence-transformers BERT with mean pooling, already checksum-verified)
+    converted to OpenVINO in memory and compiled for the CPU at ``precision`` ("fp32" or
+    "bf16"): a function from a pass's tokenised features to its mean-pooled vectors.
+
+    ``example`` (one pass's features) only guides the tracing; the compiled model takes any
+    batch size and length. The attention mask is an input, so padding stays masked out
+    (checked against PyTorch on padded passes in the tests).
+    """
+    import openvino
+    import torch
+
+    names = ("input_ids", "attention_mask", "token_type_ids")
+    pooled = mean_pooled_module(model)
+    with torch.no_grad(), torch.autocast("cpu", enabled=False):  # traced in fp32: autocast ops do not convert
+        converted = openvino.convert_model(pooled, example_input={k: example[k] for k in names})
+    hint = {"fp32": "f32", "bf16": "bf16"}[precision]
+    compiled = openvino.Core().compile_model(converted, "CPU", {"INFERENCE_PRECISION_HINT": hint, "PERFORMANCE_HINT": "LATENCY"})
+    request = compiled.create_infer_request()
+
+    def forward(features: dict) -> np.ndarray:
+        out = request.infer({k: np.asarray(features[k]) for k in names})
+        return np.asarray(next(iter(out.values())), dtype=np.float32)
+
+    return forward
+
+
+def padded_features(model, texts: list[str], length: int, rows: int) -> dict:
+    """``texts`` tokenised as ``model`` reads them and padded to one pass of ``rows`` x ``length``
+    (dummy rows after the texts), as :meth:`SentenceTransformerEmbedder.encode` runs them."""
+    return _padded(_tokenize(model, texts), length, rows, model.tokenizer)
 
 
 def _tokenize(model, texts: list[str]) -> dict:

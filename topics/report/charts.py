@@ -333,7 +333,7 @@ for _chart in (
         guide="Topics joined further left are closer; the tree shows which topics would merge first if fewer were wanted.",
     ),
     # the "New in <year>" section's map (moved there by the report)
-    Chart("growth", _growth, _growth_guide, place=LAST + 40),
+    Chart("growth", _growth, _growth_guide, kinds={"two_groups": LAST + 40, "trend": LAST + 40}),
     Chart(
         "themes", _themes, place=LAST + 30,
         guide="Each line is one of your themes: its share of all papers of each year, with the 95 % interval as whiskers. "
