@@ -109,7 +109,7 @@ def new_in_year(updated) -> dict:
     from topics.stats.density import growth_peaks, year_density
 
     docs, coords = updated.documents, np.array(updated.coords, dtype=np.float64)
-    old = len(coords) - int(updated.settings["update"]["n_documents"])  # placed as the report places them
+    old = len(coords) - int(updated.settings.update["n_documents"])  # placed as the report places them
     coords[:old] = place_again(coords[:old], updated.embeddings[:old], n_neighbors=int(updated.model.params_["n_neighbors"]) + 1)
     density = year_density(coords, docs["year"].to_numpy())
     names = dict(zip(updated.topics["topic"].astype(int), updated.topics["label"]))

@@ -162,7 +162,8 @@ def test_an_update_shows_the_sub_theme_its_year_brought():
 
 def test_the_map_of_where_the_new_year_grew_places_both_sides_alike(first_year, updated):
     from topics.clustering.neighbors import place_again
-    from topics.report.render import build_figures, render_report
+    from topics.report.charts import build_figures
+    from topics.report.render import render_report
 
     n_old = len(first_year.corpus)
     again = place_again(first_year.coords, first_year.embeddings, n_neighbors=int(first_year.model.params_["n_neighbors"]) + 1)
@@ -171,7 +172,7 @@ def test_the_map_of_where_the_new_year_grew_places_both_sides_alike(first_year, 
     spread = np.ptp(first_year.coords, axis=0).max()
     assert np.median(np.linalg.norm(again - first_year.coords, axis=1)) < 0.1 * spread
     fig = build_figures(updated)["growth"]
-    assert fig.layout.meta["placed"] and fig.layout.meta["latest"] == int(updated.settings["years"][-1])
+    assert fig.layout.meta["placed"] and fig.layout.meta["latest"] == int(updated.settings.years[-1])
     html = render_report(updated)
     section = html[html.index('<section id="new">'):]
     assert "placed the same way" in section[: section.index("</section>")] and n_old < len(updated.corpus)

@@ -39,7 +39,7 @@ def test_a_chart_for_a_kind_nobody_declared_cannot_be_registered():
 
 def test_build_figures_of_two_years(sample_analysis):
     figs = build_figures(sample_analysis)
-    assert list(figs) == ["area_shift", "shift", "significance", "map", "sizes", "terms", "similarity", "hierarchy"]
+    assert list(figs) == ["area_shift", "shift", "significance", "map", "sizes", "terms", "similarity", "hierarchy", "growth"]
     assert figs["area_shift"].layout.title.text == "Which areas grew or shrank from 2024 to 2025?"
     assert figs["shift"].layout.title.text == "Which topics grew or shrank from 2024 to 2025?"
     assert CHARTS["sizes"].how(sample_analysis, figs["sizes"]).startswith("Bars are shares of each year's papers")
@@ -48,7 +48,7 @@ def test_build_figures_of_two_years(sample_analysis):
 def test_build_figures_of_a_trend_and_of_groups(trend_analysis, status_analysis):
     figs = build_figures(trend_analysis)
     areas = ["area_slopes"] if len(trend_analysis.area_comparison) >= 2 else []
-    assert list(figs) == ["trends", "movers", "slopes", *areas, "map", "terms", "similarity", "hierarchy"]
+    assert list(figs) == ["trends", "movers", "slopes", *areas, "map", "terms", "similarity", "hierarchy", "growth"]
     if areas:
         assert figs["area_slopes"].layout.title.text == "Which areas rose or fell?"
     figs = build_figures(status_analysis)

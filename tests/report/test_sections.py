@@ -146,7 +146,8 @@ def test_novel_papers_are_stated_against_chance():
 
 
 def test_the_map_of_the_last_year_shows_where_the_planted_sub_theme_grew(planted_analysis):
-    from topics.report.render import build_figures, render_report
+    from topics.report.charts import build_figures
+    from topics.report.render import render_report
 
     fig = build_figures(planted_analysis)["growth"]
     heat, peaks = fig.data[0], fig.data[1]
