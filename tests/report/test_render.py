@@ -256,6 +256,7 @@ def test_no_interval_on_a_change_fixed_at_zero(sample_analysis):
     assert "nan" not in re.sub(r"<script.*?</script>", "", html, flags=re.S).lower()
     assert "none: it holds every paper" in html
     assert "no area&#39;s share changed clearly" not in html and "there is no change between areas to compare" in html
+    assert "which holds every paper with a topic in 2024 and in 2025" in html  # was "every papers with a topi"
 
 
 def _caption(html: str, key: str) -> str:

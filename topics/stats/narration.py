@@ -63,7 +63,7 @@ def narrate_areas(area_comparison, *, max_items: int = 3, alpha: float = 0.05) -
     shrank = areas[areas["direction"] == "shrank"].sort_values("z")
     n_clear = len(grew) + len(shrank)
     if len(areas) == 1 and not areas["ci_low_pp"].notna().any():  # one area holds every paper: nothing can change
-        return [f"The topics fall into one area, which holds every {_basis(table)[:-1]} in {a} and in {b}: "
+        return [f"The topics fall into one area, which holds every {_basis(table).replace('papers', 'paper', 1)} in {a} and in {b}: "
                 "there is no change between areas to compare."]
     lead = f"The topics fall into {len(areas)} area{'s' if len(areas) != 1 else ''}; "
     if n_clear:
