@@ -7,32 +7,13 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from tests.conftest import TREND_YEARS, make_trend_documents
-from tests.stats.test_comparison import STATUS, TWO_YEARS, VENUES, _docs
+from tests.conftest import TREND_YEARS
+from tests.stats.test_comparison import VENUES, _docs
+from tests.stats.test_comparison import pair, trend, trend_docs, two, years  # noqa: F401  the same comparisons, as fixtures
 from topics.report import kinds
 from topics.report.kinds import KINDS, ComparisonView, file_stem, register_kind, tag, title, view
 from topics.stats.comparison import TwoGroups
 from topics.stats.groups import compare_groups, describe_group
-
-
-@pytest.fixture(scope="module")
-def two():
-    return compare_groups(_docs(TWO_YEARS))
-
-
-@pytest.fixture(scope="module")
-def pair():
-    return compare_groups(_docs(STATUS, by="status"), by="status")
-
-
-@pytest.fixture(scope="module")
-def trend_docs():
-    return make_trend_documents(0)
-
-
-@pytest.fixture(scope="module")
-def trend(trend_docs):
-    return compare_groups(trend_docs)
 
 
 @pytest.fixture(scope="module")
