@@ -64,3 +64,35 @@ def test_phrases_authors_seldom_choose_as_keywords_are_left_out(tmp_path, monkey
     kept = paper_phrases(texts, min_keyphraseness=0.05)[0]
     assert "alignment" not in kept
     assert {"diffusion models", "flow matching"} <= kept  # chosen by half the papers that write it; unknown
+
+
+def test_an_acronym_and_the_phrase_its_papers_define_it_by_are_one_item():
+    """Last year, 15 papers write "vision transformers (ViTs)" and 15 others only "ViT";
+    the item is one, with all 30 papers, and neither spelling is listed alone."""
+    texts, years = [], []
+    for year in (2021, 2022, 2023):
+        for i in range(100):
+            text = f"we study learning item{i}"
+            if year == 2023 and i < 15:
+                text = f"We train vision transformers (ViTs) on images. item{i}"
+            elif year == 2023 and i < 30:
+                text = f"Our ViT model is fast on images. item{i}"
+            texts.append(text)
+            years.append(year)
+    table = rising_phrases(paper_phrases(texts), np.array(years))
+    phrases = table["phrase"].tolist()
+    assert phrases[0] == "vision transformers (ViTs)"
+    assert table.iloc[0]["n_latest"] == 30 and table.iloc[0]["n_before"] == 0
+    assert not {"vit", "vits", "vision transformers", "transformers"} & set(phrases)
+    apart = rising_phrases(paper_phrases(texts, acronyms=False), np.array(years))["phrase"].tolist()
+    assert "vision transformers (ViTs)" not in apart and {"vision transformers", "vit"} <= set(apart)
+
+
+def test_only_acronyms_several_papers_define_alike_are_merged():
+    from topics.stats.rising import defined_acronyms
+
+    texts = ["Large language models (LLMs) reason."] * 3 + ["We use LLMs."]
+    texts += ["The models struggle (MS) here."]  # one paper's definition
+    texts += ["Optimal transport (OT) helps."] * 3 + ["Online training (OT) helps."] * 3  # two meanings, neither most
+    assert defined_acronyms(texts) == {"LLMs": "large language models"}
+    assert defined_acronyms(texts, min_papers=1)["MS"] == "models struggle"

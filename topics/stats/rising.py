@@ -27,18 +27,22 @@ papers.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
+from topics.naming.acronyms import document_definitions
 from topics.naming.coverage import phrase_key
 from topics.naming.keyphrases import reference
 from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
-__all__ = ["KEYPHRASE_LIKE", "RISING_COLUMNS", "keyword_phrases", "paper_phrases", "rising_phrases"]
+__all__ = [
+    "KEYPHRASE_LIKE", "RISING_COLUMNS", "defined_acronyms", "keyword_phrases", "merge_acronyms", "paper_phrases", "rising_phrases",
+]
 
 #: The least keyphraseness (:mod:`topics.naming.keyphrases`) of a phrase that
 #: :func:`paper_phrases` keeps, where the counts know it.
@@ -60,7 +64,7 @@ def keyword_phrases(keywords: object) -> list[str]:
 
 def paper_phrases(
     texts: Sequence[str], keywords: Sequence | None = None, *, analyzer: PhraseAnalyzer | None = None,
-    min_keyphraseness: float | None = None,
+    min_keyphraseness: float | None = None, acronyms: bool = True,
 ) -> list[set[str]]:
     """The set of phrases each paper uses: its name candidates among the words and
     two-word phrases of its text (:func:`topics.naming.terms.is_name_candidate`), and its
@@ -76,6 +80,9 @@ def paper_phrases(
     "whisper" is written too rarely before), or where authors choose it as a keyword in
     at least ``min_keyphraseness`` of the papers that write it (default
     :data:`KEYPHRASE_LIKE`).
+
+    With ``acronyms`` (the default), a phrase and the acronym the papers define for it
+    are one item, "vision transformers (ViT)" (:func:`merge_acronyms`).
     """
     analyzer = analyzer or PhraseAnalyzer()
     vague = reference()
@@ -95,7 +102,81 @@ def paper_phrases(
             written[key] = g
     least = KEYPHRASE_LIKE if min_keyphraseness is None else float(min_keyphraseness)
     kept = {key: form for key, form in written.items() if not vague.rejects(form) and ((k := vague(form)) is None or k >= least)}
-    return [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
+    out = [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
+    return merge_acronyms(texts, out, raw) if acronyms else out
+
+
+def defined_acronyms(texts: Sequence[str], *, min_papers: int = 3) -> dict[str, str]:
+    """The acronyms ``texts`` define for one phrase each, ``{acronym: phrase}`` as most
+    of the defining papers write them (``{"ViTs": "vision transformers"}``).
+
+    Each paper's definitions are found by the Schwartz & Hearst (2003) algorithm
+    (:func:`topics.naming.acronyms.document_definitions`). An acronym is kept where at
+    least ``min_papers`` papers define it as the same phrase (compared as
+    :func:`topics.naming.coverage.phrase_key` writes them, so "ViT" and "ViTs" are one
+    acronym) and more than half of the papers that define it do so (one meaning in this
+    corpus); where several acronyms stand for one phrase, the one most papers define.
+    A definition one paper makes up ("models struggle (MS)") is never kept.
+    """
+    counts: Counter = Counter()  # (acronym key, phrase key) -> papers
+    spelled: dict[tuple[str, str], Counter] = {}
+    for text in texts:
+        seen = set()
+        for acronym, definition in document_definitions(str(text)):
+            pair = (phrase_key(acronym), phrase_key(definition))
+            if pair[0] and 2 <= len(pair[1].split()) <= 4 and pair not in seen:
+                seen.add(pair)
+                counts[pair] += 1
+                spelled.setdefault(pair, Counter())[(acronym, definition)] += 1
+    per_acronym: Counter = Counter()
+    for (acronym, _), n in counts.items():
+        per_acronym[acronym] += n
+    best: dict[str, tuple[int, tuple[str, str]]] = {}  # per phrase, its most defined acronym
+    for pair, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if n >= min_papers and 2 * n > per_acronym[pair[0]] and pair[1] not in best:
+            best[pair[1]] = (n, pair)
+    out = {}
+    for _, pair in best.values():
+        (acronym, _), _ = max(spelled[pair].items(), key=lambda kv: (kv[1], kv[0][0]))
+        definition = max(((d, n) for (_, d), n in spelled[pair].items()), key=lambda kv: (kv[1], kv[0]))[0]
+        out[acronym] = definition
+    return out
+
+
+def merge_acronyms(texts: Sequence[str], phrases: Sequence[set[str]], raw: Sequence[set[str]] | None = None, *,
+                   min_papers: int = 3) -> list[set[str]]:
+    """``phrases`` with each acronym the corpus defines (:func:`defined_acronyms`) and its
+    phrase counted as one item, written "vision transformers (ViT)": a paper has it where
+    writes the phrase (as :func:`topics.naming.coverage.phrase_key` reads it, within one
+    sentence or clause) or the acronym (case-sensitive, whole words, with or without a
+    plural "s"), or where one of its phrases (or of ``raw``, the phrases before any
+    filter, such as its author keywords) is either of them. Without
+    this, "vit" and "vision transformers" are two items about one thing, and each has
+    only part of its papers.
+    """
+    defined = defined_acronyms(texts, min_papers=min_papers)
+    if not defined:
+        return [set(p) for p in phrases]
+    key = _WordKeys()
+    writers = _writers(texts, defined, key)
+    key_of: dict[str, str] = {}
+    papers_of: dict[str, set[int]] = {}  # phrase key -> papers with a phrase of that key
+    for i, (kept, before) in enumerate(zip(phrases, phrases if raw is None else raw)):
+        for g in kept | before:
+            if g not in key_of:
+                key_of[g] = key(g)
+            papers_of.setdefault(key_of[g], set()).add(i)
+    out = [set(p) for p in phrases]
+    for acronym, definition in defined.items():
+        users = writers[acronym]
+        for k in {phrase_key(acronym), phrase_key(definition)}:
+            for i in papers_of.get(k, ()):
+                users[i] = True
+                out[i] -= {g for g in out[i] if key_of.get(g) == k}
+        item = f"{definition} ({acronym})"
+        for i in np.flatnonzero(users):
+            out[i].add(item)
+    return out
 
 
 def _nested(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: float = 0.8) -> set[str]:
@@ -111,6 +192,49 @@ def _nested(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: fl
                     dropped.add(short)
                     break
     return dropped
+
+
+_CLAUSE_BREAK = re.compile(r"[.;:!?()\[\],]")
+
+
+class _WordKeys:
+    """:func:`topics.naming.coverage.phrase_key` of a text, word by word, each distinct
+    word keyed once (a text's words repeat across texts; keying whole texts cost more
+    than finding the acronyms)."""
+
+    def __init__(self):
+        self.words: dict[str, str] = {}
+
+    def __call__(self, text: str) -> str:
+        words = self.words
+        out = []
+        for w in text.split():
+            if w not in words:
+                words[w] = phrase_key(w)
+            if words[w]:
+                out.append(words[w])
+        return " ".join(out)
+
+
+def _writers(texts: Sequence[str], defined: dict[str, str], key: _WordKeys) -> dict[str, np.ndarray]:
+    """Per acronym of ``defined``, which of ``texts`` write it or its phrase."""
+    bare = {phrase_key(a).upper(): a for a in defined}  # "VIT" -> "ViTs"
+    stems = sorted({a[:-1] if a.endswith("s") and len(a) > 2 else a for a in defined}, key=len, reverse=True)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(a) for a in stems) + r")s?(?![\w-])")
+    out = {a: np.zeros(len(texts), dtype=bool) for a in defined}
+    needles = {a: f" {phrase_key(d)} " for a, d in defined.items()}
+    for i, text in enumerate(texts):
+        text = str(text)
+        for stem in set(pattern.findall(text)):
+            acronym = bare.get(phrase_key(stem).upper())
+            if acronym is not None:
+                out[acronym][i] = True
+        doc = " | ".join(key(part) for part in _CLAUSE_BREAK.split(text))
+        doc = f" {doc} "
+        for acronym, needle in needles.items():
+            if needle in doc:
+                out[acronym][i] = True
+    return out
 
 
 def rising_phrases(
