@@ -84,7 +84,7 @@ def test_an_acronym_and_the_phrase_its_papers_define_it_by_are_one_item():
     assert phrases[0] == "vision transformers (ViTs)"
     assert table.iloc[0]["n_latest"] == 30 and table.iloc[0]["n_before"] == 0
     assert not {"vit", "vits", "vision transformers", "transformers"} & set(phrases)
-    apart = rising_phrases(paper_phrases(texts, acronyms=False), np.array(years))["phrase"].tolist()
+    apart = rising_phrases(paper_phrases(texts, acronyms=False), np.array(years), single_words=True)["phrase"].tolist()
     assert "vision transformers (ViTs)" not in apart and {"vision transformers", "vit"} <= set(apart)
 
 
@@ -96,3 +96,14 @@ def test_only_acronyms_several_papers_define_alike_are_merged():
     texts += ["Optimal transport (OT) helps."] * 3 + ["Online training (OT) helps."] * 3  # two meanings, neither most
     assert defined_acronyms(texts) == {"LLMs": "large language models"}
     assert defined_acronyms(texts, min_papers=1)["MS"] == "models struggle"
+
+
+def test_single_words_are_tested_but_only_phrases_are_listed():
+    """"zorblax" (a made-up model name) rises as much as "flow matching" (30 papers of the last year, none
+    before); by default only the phrase is listed."""
+    texts, years, _ = corpus()
+    texts = [t + (" zorblax" if y == 2023 and i % 100 < 30 else "") for i, (t, y) in enumerate(zip(texts, years))]
+    listed = rising_phrases(paper_phrases(texts), years)["phrase"].tolist()
+    assert "flow matching" in listed and "zorblax" not in listed
+    every = rising_phrases(paper_phrases(texts), years, single_words=True)["phrase"].tolist()
+    assert "zorblax" in every and "flow matching" in every

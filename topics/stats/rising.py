@@ -17,6 +17,17 @@ share rose beyond chance:
 * **ranking**: by the ratio of the phrase's share in the latest year to its share before
   (each smoothed by half a paper), so that a phrase that barely existed before and is
   now common comes first, ahead of a common phrase that rose a little;
+* **one item per acronym**: a phrase and the acronym its papers define for it
+  ("vision transformers (ViTs)") are one item (:func:`merge_acronyms`), not two that
+  each hold part of its papers;
+* **what is listed**: phrases of two or more words, hyphenated compounds and acronyms
+  with their phrase, not single words. Checked against the keywords later authors chose
+  (``benchmarks/emerging_keywords.py``), the single words that rose were mostly words
+  whose share follows fashion without naming a line of work ("alignment", "frontier",
+  "transformer", "prompt", "diffusion" beside "diffusion models") or a model's name
+  ("bert", "qwen2"); the new lines of work a researcher looks for ("flow matching",
+  "test-time scaling", "vision-language-action models") are phrases. Single words are
+  still tested, so the false-discovery control covers them;
 * **one phrase per idea**: a phrase held inside a longer rising phrase that most of its
   latest-year papers also use ("splatting" in "gaussian splatting") is dropped for the
   longer one.
@@ -41,7 +52,8 @@ from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
 __all__ = [
-    "KEYPHRASE_LIKE", "RISING_COLUMNS", "defined_acronyms", "keyword_phrases", "merge_acronyms", "paper_phrases", "rising_phrases",
+    "KEYPHRASE_LIKE", "RISING_COLUMNS", "defined_acronyms", "is_single_word", "keyword_phrases", "merge_acronyms", "paper_phrases",
+    "rising_phrases",
 ]
 
 #: The least keyphraseness (:mod:`topics.naming.keyphrases`) of a phrase that
@@ -247,6 +259,7 @@ def rising_phrases(
     min_count: int | None = None,
     alpha: float = 0.05,
     top_n: int = 15,
+    single_words: bool = False,
 ) -> pd.DataFrame:
     """The phrases whose share of papers rose most in the ``latest`` year (module docs).
 
@@ -268,6 +281,11 @@ def rising_phrases(
         The false-discovery rate (Benjamini-Hochberg q) a phrase must stay under.
     top_n
         The most phrases returned.
+    single_words
+        Whether a single word (no space, no hyphen: "alignment", "frontier", "bert") is
+        listed; by default it is tested with the rest (so the false-discovery control is
+        over every term) but only phrases, hyphenated compounds and acronyms with their
+        phrase are listed (module docs, "what is listed").
 
     Returns
     -------
@@ -319,10 +337,16 @@ def rising_phrases(
             "p": float(p_values[j]), "q": float(q[j]), "topics": _home_topics(latest_docs[p], topics, topic_labels),
         }
         for j, p in enumerate(tested)
-        if keep[j] and p not in dropped
+        if keep[j] and p not in dropped and (single_words or not is_single_word(p))
     ]
     table = pd.DataFrame(rows, columns=RISING_COLUMNS)
     return table.sort_values(["ratio", "n_latest", "phrase"], ascending=[False, False, True], kind="stable").head(top_n).reset_index(drop=True)
+
+
+def is_single_word(phrase: str) -> bool:
+    """Whether ``phrase`` is one plain word: no space, no hyphen ("alignment", not
+    "meta-learning", "flow matching" or "vision transformers (ViTs)")."""
+    return " " not in phrase.strip() and "-" not in phrase
 
 
 def _home_topics(docs: set[int], topics: Sequence[int] | None, labels: dict[int, str] | None, *, share: float = 0.5) -> str:
