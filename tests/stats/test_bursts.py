@@ -85,3 +85,32 @@ def test_bad_parameters():
         kleinberg_states([1, 2], [10, 10], gamma=-1)
     with pytest.raises(ValueError, match="min_docs"):
         detect_bursts(pd.DataFrame({"year": [2021], "topic": [0]}), min_docs=-1)
+
+
+def test_a_phrase_new_in_the_last_of_three_years_bursts_and_a_steady_one_does_not():
+    from topics.stats.bursts import PHRASE_BURST_COLUMNS, phrase_bursts
+
+    phrases, years = [], []
+    for year in (2021, 2022, 2023):
+        for i in range(100):
+            ps = {"graph neural networks"} if i < 20 else set()  # 20 % every year
+            if year == 2023 and i >= 70:
+                ps |= {"flow matching", "matching"}  # 30 papers, only in the last year
+            phrases.append(ps)
+            years.append(year)
+    table = phrase_bursts(phrases, years)
+    assert list(table.columns) == PHRASE_BURST_COLUMNS
+    assert table["phrase"].tolist() == ["flow matching"]  # "matching": a single word, and held inside it
+    row = table.iloc[0]
+    assert row["start"] == 2023 and row["n_latest"] == 30 and row["share_all"] == pytest.approx(0.1) and row["weight"] > 0
+    assert phrase_bursts(phrases[100:], years[100:]).empty  # two years: nothing to add to the two-year test
+    assert phrase_bursts(phrases, years, min_count=31).empty
+
+
+def test_a_burst_that_ended_before_the_last_year_is_not_listed():
+    from topics.stats.bursts import phrase_bursts
+
+    phrases = [{"capsule networks"} if year == 2021 and i < 30 else set() for year in (2020, 2021, 2022, 2023) for i in range(100)]
+    phrases[-5:] = [{"capsule networks"}] * 5
+    years = [year for year in (2020, 2021, 2022, 2023) for _ in range(100)]
+    assert phrase_bursts(phrases, years).empty

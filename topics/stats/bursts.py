@@ -20,12 +20,19 @@ skipped (``min_docs``): a couple of papers can make a burst.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
+from topics.stats.rising import is_single_word, nested_phrases
 from topics.stats.trends import topic_labels
 
-__all__ = ["detect_bursts", "kleinberg_states"]
+__all__ = ["PHRASE_BURST_COLUMNS", "detect_bursts", "kleinberg_states", "phrase_bursts"]
+
+#: The columns of :func:`phrase_bursts`.
+PHRASE_BURST_COLUMNS = ["phrase", "start", "n_latest", "share_burst", "share_all", "weight"]
 
 
 def _state_costs(successes, totals, s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -169,3 +176,74 @@ def detect_bursts(
             )
             t = end + 1
     return pd.DataFrame(rows, columns=columns).sort_values("weight", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def phrase_bursts(
+    phrases: Sequence[set[str]],
+    years: Sequence[int],
+    *,
+    s: float = 2.0,
+    gamma: float = 1.0,
+    min_count: int | None = None,
+    top_n: int = 15,
+    single_words: bool = False,
+) -> pd.DataFrame:
+    """The phrases in a burst in the last year (Kleinberg 2002, over three or more years).
+
+    The same two-state automaton as :func:`detect_bursts`, run on each phrase's papers
+    per year (:func:`topics.stats.rising.paper_phrases`) instead of a topic's: a phrase
+    is listed when its cheapest state sequence ends in the burst state, that is when
+    its share in the last year (and the years of the burst before it) is about ``s``
+    times its share over all years, by enough papers to pay the cost of entering the
+    burst. Only phrases that at least ``min_count`` papers of the last year use are run
+    (default as :func:`topics.stats.rising.rising_phrases`: 1 % of the last year's
+    papers, at least 5); single words are left out unless ``single_words``, and a phrase
+    held inside a longer listed one that most of its last-year papers use is dropped for
+    it, as :func:`topics.stats.rising.rising_phrases` does.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per phrase (:data:`PHRASE_BURST_COLUMNS`): ``start`` the first year of the
+        burst that holds the last year, ``n_latest`` its papers of the last year,
+        ``share_burst`` its share of the papers of the burst's years, ``share_all`` its
+        share over all years, ``weight`` the log-likelihood the burst state saves over
+        the burst's years (Kleinberg's weight); largest weight first, at most ``top_n``.
+    """
+    years = np.asarray(years)
+    if len(phrases) != len(years):
+        raise ValueError(f"{len(phrases)} phrase sets for {len(years)} years")
+    batches = sorted(int(y) for y in set(years.tolist()))
+    if len(batches) < 3:
+        return pd.DataFrame(columns=PHRASE_BURST_COLUMNS)
+    column = {y: j for j, y in enumerate(batches)}
+    totals = np.array([(years == y).sum() for y in batches], dtype=float)
+    min_count = max(5, int(np.ceil(0.01 * totals[-1]))) if min_count is None else int(min_count)
+    per_year: dict[str, Counter] = {}
+    latest_docs: dict[str, set[int]] = {}
+    for i, (ps, year) in enumerate(zip(phrases, years.tolist())):
+        for p in ps:
+            per_year.setdefault(p, Counter())[column[int(year)]] += 1
+            if year == batches[-1]:
+                latest_docs.setdefault(p, set()).add(i)
+    tested = sorted(p for p, c in per_year.items() if c[len(batches) - 1] >= min_count and (single_words or not is_single_word(p)))
+    if not tested:
+        return pd.DataFrame(columns=PHRASE_BURST_COLUMNS)
+    x = np.array([[per_year[p][j] for j in range(len(batches))] for p in tested], dtype=float)
+    states = kleinberg_states(x, totals[None, :], s=s, gamma=gamma)
+    base, burst = _state_costs(x, totals[None, :], s)
+    listed = np.flatnonzero(states[:, -1] == 1)
+    dropped = nested_phrases([tested[i] for i in listed], latest_docs)
+    rows = []
+    for i in (i for i in listed if tested[i] not in dropped):
+        start = len(batches) - 1
+        while start > 0 and states[i, start - 1] == 1:
+            start -= 1
+        span = slice(start, len(batches))
+        rows.append({
+            "phrase": tested[i], "start": batches[start], "n_latest": int(x[i, -1]),
+            "share_burst": float(x[i, span].sum() / totals[span].sum()), "share_all": float(x[i].sum() / totals.sum()),
+            "weight": float((base[i, span] - burst[i, span]).sum()),
+        })
+    table = pd.DataFrame(rows, columns=PHRASE_BURST_COLUMNS)
+    return table.sort_values(["weight", "phrase"], ascending=[False, True], kind="stable").head(top_n).reset_index(drop=True)

@@ -52,8 +52,8 @@ from topics.naming.terms import PhraseAnalyzer, is_name_candidate
 from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
 
 __all__ = [
-    "KEYPHRASE_LIKE", "RISING_COLUMNS", "defined_acronyms", "is_single_word", "keyword_phrases", "merge_acronyms", "paper_phrases",
-    "rising_phrases",
+    "KEYPHRASE_LIKE", "RISING_COLUMNS", "defined_acronyms", "is_single_word", "keyword_phrases", "merge_acronyms", "nested_phrases",
+    "paper_phrases", "rising_phrases",
 ]
 
 #: The least keyphraseness (:mod:`topics.naming.keyphrases`) of a phrase that
@@ -191,7 +191,7 @@ def merge_acronyms(texts: Sequence[str], phrases: Sequence[set[str]], raw: Seque
     return out
 
 
-def _nested(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: float = 0.8) -> set[str]:
+def nested_phrases(phrases: list[str], latest_docs: dict[str, set[int]], *, overlap: float = 0.8) -> set[str]:
     """The phrases held inside a longer one of the list that at least ``overlap`` of
     their latest-year papers also use."""
     dropped = set()
@@ -328,7 +328,7 @@ def rising_phrases(
     ratio = ((a + 0.5) / n_latest) / ((b + 0.5) / n_before)
     keep = (q <= alpha) & (ratio > 1)
     kept = [p for p, k in zip(tested, keep) if k]
-    dropped = _nested(kept, latest_docs)
+    dropped = nested_phrases(kept, latest_docs)
     low, high = newcombe_diff_ci(b, n_before, a, n_latest)
     rows = [
         {
