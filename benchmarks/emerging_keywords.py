@@ -1,6 +1,7 @@
 """Does "New in <year>" name what authors call new? Checked on real next years.
 
     python benchmarks/emerging_keywords.py [--pair ICLR:2022:2023 ...] [--backend static]
+    python benchmarks/emerging_keywords.py --series ICLR:2018,2019,2020,2022,2023
 
 The ground truth is the author keywords of ``../shared/data/bigcorpus.parquet`` (never
 read by the method unless ``--with-keywords``): for a venue's consecutive years A -> B, a
@@ -41,6 +42,7 @@ BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
 PAIRS = (
     "ICLR:2017:2018", "ICLR:2018:2019", "ICLR:2019:2020", "ICLR:2022:2023", "CoRL:2021:2022", "CoRL:2022:2023",
     "CoRL:2023:2024", "CoRL:2024:2025", "COLM:2024:2025", "Interspeech:2021:2022", "Interspeech:2022:2023", "ICLR:2020:2022",
+    "3DV:2025:2026",
 )
 
 
@@ -131,6 +133,11 @@ def fits(corpus: pd.DataFrame, year_a: int, backend: str, seed: int):
     return emb, {"joint": (joint.model.labels_, names_j), "update": (labels_u, names_u)}
 
 
+#: How the rising phrases are found and listed (``--no-acronyms``, ``--single-words``):
+#: keyword arguments of ``paper_phrases`` and ``rising_phrases``.
+PHRASE_OPTIONS = {"acronyms": True, "single_words": False}
+
+
 def run_pair(data: pd.DataFrame, pair: str, backend: str, seed: int, with_keywords: bool, min_keyphraseness: float) -> dict:
     import topics
     from keyphrases import counts as keyphrase_counts  # benchmarks/keyphrases.py
@@ -166,8 +173,8 @@ def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backe
            "keyworded": keyworded, "judged": judged(pair, keyworded)}
     keywords = corpus["keywords"] if with_keywords else None
     start = time.perf_counter()
-    phrases = paper_phrases(texts, keywords, min_keyphraseness=min_keyphraseness)
-    rising = rising_phrases(phrases, years, latest=year_b)["phrase"].tolist()
+    phrases = paper_phrases(texts, keywords, min_keyphraseness=min_keyphraseness, acronyms=PHRASE_OPTIONS["acronyms"])
+    rising = rising_phrases(phrases, years, latest=year_b, single_words=PHRASE_OPTIONS["single_words"])["phrase"].tolist()
     out["phrases"] = {**score(rising, top10, good, acronyms), "seconds": time.perf_counter() - start}
     if backend is None:
         return out
@@ -182,6 +189,47 @@ def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backe
     return out
 
 
+def run_series(data: pd.DataFrame, series: str, top_n: int) -> list[dict]:
+    """Rising phrases (Fisher's exact test + Benjamini-Hochberg, the last year against all
+    earlier ones) against Kleinberg bursts (:func:`topics.stats.bursts.phrase_bursts`) on
+    a venue's years ("ICLR:2018,2019,2020,2022,2023"): for each last year from the third
+    on, both lists scored against the keywords new or rising from the year before it."""
+    import topics
+    from keyphrases import counts as keyphrase_counts  # benchmarks/keyphrases.py
+    from topics.naming.acronyms import find_acronyms
+    from topics.naming.keyphrases import ENVIRON
+    from topics.pipeline import embedding_texts
+    from topics.stats.bursts import phrase_bursts
+    from topics.stats.rising import paper_phrases, rising_phrases
+
+    venue, listed = series.split(":")
+    years_ = [int(y) for y in listed.split(",")]
+    frame = data[(data["venue"] == venue) & data["year"].isin(years_)].reset_index(drop=True)
+    out = []
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "series.parquet"
+        frame.to_parquet(path)
+        corpus = topics.read_corpus(path)
+        held_out = Path(folder) / "keyphrases.tsv.gz"
+        keyphrase_counts([(venue, y) for y in years_]).write(held_out)
+        os.environ[ENVIRON] = str(held_out)
+        texts = embedding_texts(corpus)
+        acronyms = find_acronyms(texts)
+        kws = keyword_sets(corpus["keywords"], acronyms)
+        years = corpus["year"].to_numpy()
+        phrases = paper_phrases(texts)
+        for before, last in zip(years_[1:], years_[2:]):
+            top10, good = truth([k for k, y in zip(kws, years) if y == before], [k for k, y in zip(kws, years) if y == last])
+            upto = years <= last
+            ph, yr = [p for p, keep in zip(phrases, upto) if keep], years[upto]
+            lists = {"rising": rising_phrases(ph, yr, latest=last, top_n=top_n)["phrase"].tolist(),
+                     "bursts": phrase_bursts(ph, yr, top_n=top_n)["phrase"].tolist()}
+            name = f"{venue} {years_[0]}-{last}"
+            out.append({"pair": name, "series": name, "truth": f"{before} -> {last}", "new_top10": top10, "judged": True,
+                        **{kind: score(items, top10, good, acronyms) for kind, items in lists.items()}})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pair", action="append", help=f"VENUE:YEAR_A:YEAR_B (repeatable; default {', '.join(PAIRS)})")
@@ -192,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-keyphraseness", type=float, default=None,
                         help="test only phrases authors choose as keywords at least this often where they write them "
                         "(default the package's, topics.stats.rising.KEYPHRASE_LIKE)")
+    parser.add_argument("--no-acronyms", action="store_true", help="count an acronym and its phrase apart (as before 0.2.0)")
+    parser.add_argument("--single-words", action="store_true", help="list rising single words too (as before 0.2.0)")
+    parser.add_argument("--series", help="VENUE:Y1,Y2,Y3,...: compare rising phrases with Kleinberg bursts over these years "
+                        "(no pairs, no fit)")
+    parser.add_argument("--top-n", type=int, default=15, help="the most items of each list in --series (default 15)")
     parser.add_argument("--data", type=Path, default=BIGCORPUS)
     parser.add_argument("--out", type=Path, default=HERE / "results" / "emerging-keywords.json")
     args = parser.parse_args(argv)
@@ -202,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
 
     keyphrases.BIGCORPUS = args.data
     data = pd.read_parquet(args.data, columns=["id", "title", "abstract", "year", "venue", "status", "keywords"])
+    PHRASE_OPTIONS.update(acronyms=not args.no_acronyms, single_words=args.single_words)
+    if args.series:
+        return _print_series(run_series(data, args.series, args.top_n), args.out)
     backend = None if args.phrases_only else args.backend
     results = [run_pair(data, pair, backend, args.seed, args.with_keywords, args.min_keyphraseness) for pair in args.pair or PAIRS]
     parts = {"phrases": lambda r: r["phrases"]}
@@ -222,6 +278,18 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"backend": backend, "with_keywords": args.with_keywords, "min_keyphraseness": args.min_keyphraseness,
                                     "summary": summary, "results": results}, indent=1, default=str))
+    return 0
+
+
+def _print_series(results: list[dict], out: Path) -> int:
+    for name in ("rising", "bursts"):
+        t = totals(results, lambda r, name=name: r[name])
+        print(f"{name}: top-10 named {t['named']} of {t['top10']}; items that match {t['hits']} of {t['items']}")
+        for r in results:
+            print(f"  {r['series']} (truth {r['truth']}): named {r[name]['named']}; {len(r[name]['hits'])} of "
+                  f"{len(r[name]['items'])} items match: {r[name]['hits']}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"series": results}, indent=1, default=str))
     return 0
 
 
