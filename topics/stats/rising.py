@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -115,7 +115,7 @@ def paper_phrases(
     least = KEYPHRASE_LIKE if min_keyphraseness is None else float(min_keyphraseness)
     kept = {key: form for key, form in written.items() if not vague.rejects(form) and ((k := vague(form)) is None or k >= least)}
     out = [{kept[key_of[g]] for g in grams if key_of[g] in kept} for grams in raw]
-    return merge_acronyms(texts, out, raw) if acronyms else out
+    return merge_acronyms(texts, out, raw, keys=key_of) if acronyms else out
 
 
 def defined_acronyms(texts: Sequence[str], *, min_papers: int = 3) -> dict[str, str]:
@@ -156,7 +156,7 @@ def defined_acronyms(texts: Sequence[str], *, min_papers: int = 3) -> dict[str, 
 
 
 def merge_acronyms(texts: Sequence[str], phrases: Sequence[set[str]], raw: Sequence[set[str]] | None = None, *,
-                   min_papers: int = 3) -> list[set[str]]:
+                   min_papers: int = 3, keys: Mapping[str, str] | None = None) -> list[set[str]]:
     """``phrases`` with each acronym the corpus defines (:func:`defined_acronyms`) and its
     phrase counted as one item, written "vision transformers (ViT)": a paper has it where
     writes the phrase (as :func:`topics.naming.coverage.phrase_key` reads it, within one
@@ -164,14 +164,15 @@ def merge_acronyms(texts: Sequence[str], phrases: Sequence[set[str]], raw: Seque
     plural "s"), or where one of its phrases (or of ``raw``, the phrases before any
     filter, such as its author keywords) is either of them. Without
     this, "vit" and "vision transformers" are two items about one thing, and each has
-    only part of its papers.
+    only part of its papers. ``keys`` is :func:`topics.naming.coverage.phrase_key` of
+    each phrase where the caller has it (computed here for the others).
     """
     defined = defined_acronyms(texts, min_papers=min_papers)
     if not defined:
         return [set(p) for p in phrases]
     key = _WordKeys()
     writers = _writers(texts, defined, key)
-    key_of: dict[str, str] = {}
+    key_of: dict[str, str] = dict(keys or {})
     papers_of: dict[str, set[int]] = {}  # phrase key -> papers with a phrase of that key
     for i, (kept, before) in enumerate(zip(phrases, phrases if raw is None else raw)):
         for g in kept | before:
