@@ -158,7 +158,7 @@ def defined_acronyms(texts: Sequence[str], *, min_papers: int = 3) -> dict[str, 
 def merge_acronyms(texts: Sequence[str], phrases: Sequence[set[str]], raw: Sequence[set[str]] | None = None, *,
                    min_papers: int = 3, keys: Mapping[str, str] | None = None) -> list[set[str]]:
     """``phrases`` with each acronym the corpus defines (:func:`defined_acronyms`) and its
-    phrase counted as one item, written "vision transformers (ViT)": a paper has it where
+    phrase counted as one item, written "vision transformers (ViT)": a paper has it where it
     writes the phrase (as :func:`topics.naming.coverage.phrase_key` reads it, within one
     sentence or clause) or the acronym (case-sensitive, whole words, with or without a
     plural "s"), or where one of its phrases (or of ``raw``, the phrases before any
