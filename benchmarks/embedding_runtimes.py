@@ -279,6 +279,29 @@ def judge(pairs: list[dict], today: str = "today", control: str | None = None) -
     return out
 
 
+def markdown(results: dict) -> str:
+    """The equivalence table of :func:`table`'s ``results`` as Markdown rows: each figure's
+    mean (sample sd; min-max) over the seed bar's pairs and each group's same-seed and
+    other-seed pairs."""
+
+    def cell(stats: dict, percent: bool) -> str:
+        f = (lambda v: f"{100 * v:.1f} %") if percent else (lambda v: f"{v:.3f}")
+        return f"{f(stats['mean'])} ({f(stats['sd'])}; {f(stats['min'])}-{f(stats['max'])})"
+
+    head = "| pairs | n | ARI | topics back | back with the same name | clear changes held | theme members (mean Jaccard) |"
+    lines = [head, "|" + "---|" * 7]
+    bar = results["seed_bar"]
+    lines.append(f"| today's seeds, s != t (the seed bar) | {bar['ari']['n']} | "
+                 + " | ".join(cell(bar[f], f != "ari") for f in FIGURES) + " | 1.000 |")
+    for group, verdict in results["groups"].items():
+        for kind in ("same_seed", "other_seed"):
+            stats = verdict[kind]
+            marks = [cell(stats[f], f != "ari") + ("" if stats[f]["passes"] else " **below**") for f in FIGURES]
+            lines.append(f"| {group}, {kind.replace('_', ' ')} | {stats['ari']['n']} | " + " | ".join(marks)
+                         + f" | {verdict['theme_jaccard_mean']:.3f} |")
+    return "\n".join(lines)
+
+
 def fit_seed(path: Path) -> int:
     """The seed a fit was made with: saved in it, else the ``seed<N>`` of its file name."""
     import re
@@ -338,6 +361,7 @@ def main(argv=None) -> int:
         groups = {g: [Path(p) for p in paths.split(",")] for g, paths in (item.split("=", 1) for item in args.table)}
         results = table(groups, today=next(iter(groups)), control=args.control)
         print(json.dumps({k: v for k, v in results.items() if k != "pairs"}, indent=1))
+        print(markdown(results))
         if args.out:
             args.out.write_text(json.dumps(results, indent=1, default=list) + "\n")
     else:
