@@ -3,7 +3,9 @@
     python benchmarks/embedding_runtimes.py --throughput --n 200 --repeats 3   # interleaved rounds, texts/s
     python benchmarks/embedding_runtimes.py --embed openvino-bf16 --out v.npy  # the full lists' vectors
     python benchmarks/embedding_runtimes.py --fit v.npy --out fit.pkl          # consensus topics, names, themes
-    python benchmarks/embedding_runtimes.py --compare ref.pkl fit.pkl ...      # the equivalence table
+    python benchmarks/embedding_runtimes.py --compare ref.pkl fit.pkl ...      # one pair of fits each
+    python benchmarks/embedding_runtimes.py --table today=a.pkl,b.pkl ov=c.pkl,d.pkl --control fp32  # distributions
+    python benchmarks/embedding_runtimes.py --diagnose today.npy other.npy     # where the vectors differ
 
 **Throughput.** Every runtime embeds the same pieces ("title. abstract" of ``--n`` papers
 drawn from the full ICLR lists, long texts as their windows) in the same fixed-shape
@@ -302,6 +304,45 @@ def markdown(results: dict) -> str:
     return "\n".join(lines)
 
 
+def spectral_init(vectors: np.ndarray, k: int = 15, dim: int = 5) -> np.ndarray:
+    """UMAP's spectral initialisation of the exact neighbour graph of ``vectors``, as every
+    run of the consensus starts from it (standardised per axis)."""
+    from umap.spectral import spectral_layout
+    from umap.umap_ import fuzzy_simplicial_set
+
+    from topics.clustering.neighbors import nearest_neighbors
+
+    indices, similarities = nearest_neighbors(vectors, n_neighbors=k)
+    graph = fuzzy_simplicial_set(vectors, k, np.random.RandomState(0), "cosine", knn_indices=indices,
+                                 knn_dists=np.clip(1 - similarities, 0, None).astype(np.float32))[0]
+    layout = spectral_layout(vectors, graph, dim, np.random.RandomState(0))
+    return (layout - layout.mean(0)) / layout.std(0)
+
+
+def diagnose(reference: Path, others: list[Path], k: int = 15) -> list[dict]:
+    """How far each of ``others`` (vectors, .npy) is from ``reference`` where the consensus
+    reads it: cosine, the exact ``k``-neighbour graph, and UMAP's spectral initialisation."""
+    from scipy.linalg import orthogonal_procrustes
+
+    from topics.clustering.neighbors import nearest_neighbors
+
+    base = np.load(reference).astype(np.float32)
+    base_graph, base_init = nearest_neighbors(base, n_neighbors=k)[0], spectral_init(base, k)
+    rows = []
+    for path in others:
+        other = np.load(path).astype(np.float32)
+        cosine = (base * other).sum(1) / np.linalg.norm(base, axis=1) / np.linalg.norm(other, axis=1)
+        shared = np.array([len(set(a) & set(b)) for a, b in zip(base_graph, nearest_neighbors(other, n_neighbors=k)[0])])
+        init = spectral_init(other, k)
+        rotation = orthogonal_procrustes(init, base_init)[0]
+        rows.append({"vectors": path.stem, "min_cosine": float(cosine.min()), "median_cosine": float(np.median(cosine)),
+                     "papers_with_other_neighbours": int((shared < k).sum()), "slots_changed": float(1 - shared.sum() / (k * len(base))),
+                     "init_axis_correlation": [float(abs(np.corrcoef(base_init[:, j], init[:, j])[0, 1])) for j in range(init.shape[1])],
+                     "init_residual": float(np.linalg.norm(init @ rotation - base_init) / np.linalg.norm(base_init))})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
 def fit_seed(path: Path) -> int:
     """The seed a fit was made with: saved in it, else the ``seed<N>`` of its file name."""
     import re
@@ -343,6 +384,8 @@ def main(argv=None) -> int:
     parser.add_argument("--compare", nargs="+", type=Path, metavar="FIT", help="the reference fit, then the others")
     parser.add_argument("--table", nargs="+", metavar="GROUP=FIT,FIT", help="the equivalence table over groups of fits "
                         "(seeds read from the fits): today=a.pkl,b.pkl openvino-bf16=c.pkl,... (the first group is today's)")
+    parser.add_argument("--diagnose", nargs="+", type=Path, metavar="VECTORS", help="the reference vectors (.npy), then "
+                        "others: cosine, the exact neighbour graph and UMAP's spectral initialisation compared")
     parser.add_argument("--control", help="with --table: the group whose theme members are the themes' bar (fp32)")
     parser.add_argument("--out", type=Path, help="where --embed, --fit, --table and --throughput write")
     args = parser.parse_args(argv)
@@ -357,6 +400,8 @@ def main(argv=None) -> int:
         fit(args.fit, args.out, args.runtime, args.seed)
     elif args.compare:
         compare(args.compare[0], args.compare[1:])
+    elif args.diagnose:
+        diagnose(args.diagnose[0], args.diagnose[1:])
     elif args.table:
         groups = {g: [Path(p) for p in paths.split(",")] for g, paths in (item.split("=", 1) for item in args.table)}
         results = table(groups, today=next(iter(groups)), control=args.control)
