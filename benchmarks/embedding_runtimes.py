@@ -3,7 +3,9 @@
     python benchmarks/embedding_runtimes.py --throughput --n 200 --repeats 3   # interleaved rounds, texts/s
     python benchmarks/embedding_runtimes.py --embed openvino-bf16 --out v.npy  # the full lists' vectors
     python benchmarks/embedding_runtimes.py --fit v.npy --out fit.pkl          # consensus topics, names, themes
-    python benchmarks/embedding_runtimes.py --compare ref.pkl fit.pkl ...      # the equivalence table
+    python benchmarks/embedding_runtimes.py --compare ref.pkl fit.pkl ...      # one pair of fits each
+    python benchmarks/embedding_runtimes.py --table today=a.pkl,b.pkl ov=c.pkl,d.pkl --control fp32  # distributions
+    python benchmarks/embedding_runtimes.py --diagnose today.npy other.npy     # where the vectors differ
 
 **Throughput.** Every runtime embeds the same pieces ("title. abstract" of ``--n`` papers
 drawn from the full ICLR lists, long texts as their windows) in the same fixed-shape
@@ -208,33 +210,164 @@ def fit(vectors: Path, out: Path, runtime: str, seed: int = 0) -> None:
     name, precision = runtime.rsplit("-", 1)
     tracking = track(corpus, embeddings, themes, embedder=SentenceTransformerEmbedder(precision=precision, runtime=name))
     members = tracking.members
-    saved = {"labels": model.labels_, "names": dict(model.topic_names_), "comparison": comparison,
+    saved = {"seed": seed, "runtime": runtime, "labels": model.labels_, "names": dict(model.topic_names_), "comparison": comparison,
              "themes": {t: set(members.loc[members["theme"] == t, "doc_id"]) for t in themes}}
     out.write_bytes(pickle.dumps(saved))
 
 
-def compare(reference: Path, others: list[Path]) -> list[dict]:
-    from topics.io.datasets import iclr_full
+def pair_figures(corpus, ref: dict, other: dict) -> dict:
+    """What a user sees change from the fit ``ref`` to the fit ``other`` (both from :func:`fit`)."""
     from topics.stats.alignment import align_topics
     from topics.stats.metrics import clear_changes_held, seed_agreement
     from topics.stats.stability import labeling_stability
 
+    agree = seed_agreement([ref["labels"], other["labels"]])
+    matches = align_topics(ref["labels"], other["labels"], min_jaccard=0.5)
+    matches = matches[(matches["topic"] != -1) & matches["matched"]]
+    same = sum(ref["names"].get(t) == other["names"].get(m) for t, m in zip(matches["topic"], matches["match"]))
+    ref["comparison"].table["label"] = ref["comparison"].table["topic"].astype(str)
+    stability = labeling_stability(corpus, ref["labels"], ref["comparison"], [other["labels"]], seeds=[1])
+    jaccard = {t: len(a & other["themes"][t]) / max(len(a | other["themes"][t]), 1) for t, a in ref["themes"].items()}
+    return {"topics": int(len(set(other["labels"].tolist()) - {-1})), "ari": agree["mean_ari"],
+            "topics_back": agree["topics_recovered"], "same_name": same / len(set(ref["labels"].tolist()) - {-1}),
+            "changes_held": clear_changes_held(stability, ref["comparison"]), "theme_jaccard": jaccard}
+
+
+def compare(reference: Path, others: list[Path]) -> list[dict]:
+    from topics.io.datasets import iclr_full
+
     corpus, ref = iclr_full(), pickle.loads(reference.read_bytes())
     rows = []
     for path in others:
-        other = pickle.loads(path.read_bytes())
-        agree = seed_agreement([ref["labels"], other["labels"]])
-        matches = align_topics(ref["labels"], other["labels"], min_jaccard=0.5)
-        matches = matches[(matches["topic"] != -1) & matches["matched"]]
-        same = sum(ref["names"].get(t) == other["names"].get(m) for t, m in zip(matches["topic"], matches["match"]))
-        ref["comparison"].table["label"] = ref["comparison"].table["topic"].astype(str)
-        stability = labeling_stability(corpus, ref["labels"], ref["comparison"], [other["labels"]], seeds=[1])
-        jaccard = {t: len(a & other["themes"][t]) / max(len(a | other["themes"][t]), 1) for t, a in ref["themes"].items()}
-        rows.append({"vectors": path.stem, "topics": int(len(set(other["labels"].tolist()) - {-1})), "ari": agree["mean_ari"],
-                     "topics_back": agree["topics_recovered"], "same_name": same / len(set(ref["labels"].tolist()) - {-1}),
-                     "changes_held": clear_changes_held(stability, ref["comparison"]), "theme_jaccard": jaccard})
+        rows.append({"vectors": path.stem, **pair_figures(corpus, ref, pickle.loads(path.read_bytes()))})
         print(json.dumps(rows[-1]), flush=True)
     return rows
+
+
+FIGURES = ("ari", "topics_back", "same_name", "changes_held")
+
+
+def summary(values) -> dict:
+    values = np.asarray(values, dtype=float)
+    return {"n": int(len(values)), "mean": float(values.mean()), "sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
+            "min": float(values.min()), "max": float(values.max())}
+
+
+def judge(pairs: list[dict], today: str = "today", control: str | None = None) -> dict:
+    """The rule of ``benchmarks/README.md`` ("The rule, set before this round's fits") over
+    ``pairs`` (``reference`` and ``other``: (group, seed) each, and :func:`pair_figures`):
+    the seed bar of ``today``'s ordered seed pairs, each other group's same-seed and
+    other-seed pairs against it, theme members against the ``control`` group's."""
+    bar = [p for p in pairs if p["other"][0] == today]
+    out = {"seed_bar": {f: summary([p[f] for p in bar]) for f in FIGURES}, "groups": {}}
+    themes = {}
+    for group in sorted({p["other"][0] for p in pairs} - {today}):
+        mine = [p for p in pairs if p["other"][0] == group]
+        themes[group] = float(np.mean([np.mean(list(p["theme_jaccard"].values())) for p in mine]))
+        verdict = {"theme_jaccard_mean": themes[group]}
+        for kind, chosen in (("same_seed", [p for p in mine if p["other"][1] == p["reference"][1]]),
+                             ("other_seed", [p for p in mine if p["other"][1] != p["reference"][1]])):
+            verdict[kind] = {}
+            for f in FIGURES:
+                stats, seed = summary([p[f] for p in chosen]), out["seed_bar"][f]
+                stats["gap_in_sd"] = (stats["mean"] - seed["mean"]) / seed["sd"] if seed["sd"] else float("nan")
+                stats["passes"] = bool(stats["mean"] >= seed["mean"] - seed["sd"] - 1e-12)
+                verdict[kind][f] = stats
+        out["groups"][group] = verdict
+    for group, verdict in out["groups"].items():
+        theme_ok = control is None or group == control or themes[group] >= themes[control] - 0.01
+        verdict["themes_pass"] = bool(theme_ok)
+        verdict["passes"] = theme_ok and all(verdict[k][f]["passes"] for k in ("same_seed", "other_seed") for f in FIGURES)
+    return out
+
+
+def markdown(results: dict) -> str:
+    """The equivalence table of :func:`table`'s ``results`` as Markdown rows: each figure's
+    mean (sample sd; min-max) over the seed bar's pairs and each group's same-seed and
+    other-seed pairs."""
+
+    def cell(stats: dict, percent: bool) -> str:
+        f = (lambda v: f"{100 * v:.1f} %") if percent else (lambda v: f"{v:.3f}")
+        return f"{f(stats['mean'])} ({f(stats['sd'])}; {f(stats['min'])}-{f(stats['max'])})"
+
+    head = "| pairs | n | ARI | topics back | back with the same name | clear changes held | theme members (mean Jaccard) |"
+    lines = [head, "|" + "---|" * 7]
+    bar = results["seed_bar"]
+    lines.append(f"| today's seeds, s != t (the seed bar) | {bar['ari']['n']} | "
+                 + " | ".join(cell(bar[f], f != "ari") for f in FIGURES) + " | 1.000 |")
+    for group, verdict in results["groups"].items():
+        for kind in ("same_seed", "other_seed"):
+            stats = verdict[kind]
+            marks = [cell(stats[f], f != "ari") + ("" if stats[f]["passes"] else " **below**") for f in FIGURES]
+            lines.append(f"| {group}, {kind.replace('_', ' ')} | {stats['ari']['n']} | " + " | ".join(marks)
+                         + f" | {verdict['theme_jaccard_mean']:.3f} |")
+    return "\n".join(lines)
+
+
+def spectral_init(vectors: np.ndarray, k: int = 15, dim: int = 5) -> np.ndarray:
+    """UMAP's spectral initialisation of the exact neighbour graph of ``vectors``, as every
+    run of the consensus starts from it (standardised per axis)."""
+    from umap.spectral import spectral_layout
+    from umap.umap_ import fuzzy_simplicial_set
+
+    from topics.clustering.neighbors import nearest_neighbors
+
+    indices, similarities = nearest_neighbors(vectors, n_neighbors=k)
+    graph = fuzzy_simplicial_set(vectors, k, np.random.RandomState(0), "cosine", knn_indices=indices,
+                                 knn_dists=np.clip(1 - similarities, 0, None).astype(np.float32))[0]
+    layout = spectral_layout(vectors, graph, dim, np.random.RandomState(0))
+    return (layout - layout.mean(0)) / layout.std(0)
+
+
+def diagnose(reference: Path, others: list[Path], k: int = 15) -> list[dict]:
+    """How far each of ``others`` (vectors, .npy) is from ``reference`` where the consensus
+    reads it: cosine, the exact ``k``-neighbour graph, and UMAP's spectral initialisation."""
+    from scipy.linalg import orthogonal_procrustes
+
+    from topics.clustering.neighbors import nearest_neighbors
+
+    base = np.load(reference).astype(np.float32)
+    base_graph, base_init = nearest_neighbors(base, n_neighbors=k)[0], spectral_init(base, k)
+    rows = []
+    for path in others:
+        other = np.load(path).astype(np.float32)
+        cosine = (base * other).sum(1) / np.linalg.norm(base, axis=1) / np.linalg.norm(other, axis=1)
+        shared = np.array([len(set(a) & set(b)) for a, b in zip(base_graph, nearest_neighbors(other, n_neighbors=k)[0])])
+        init = spectral_init(other, k)
+        rotation = orthogonal_procrustes(init, base_init)[0]
+        rows.append({"vectors": path.stem, "min_cosine": float(cosine.min()), "median_cosine": float(np.median(cosine)),
+                     "papers_with_other_neighbours": int((shared < k).sum()), "slots_changed": float(1 - shared.sum() / (k * len(base))),
+                     "init_axis_correlation": [float(abs(np.corrcoef(base_init[:, j], init[:, j])[0, 1])) for j in range(init.shape[1])],
+                     "init_residual": float(np.linalg.norm(init @ rotation - base_init) / np.linalg.norm(base_init))})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def fit_seed(path: Path) -> int:
+    """The seed a fit was made with: saved in it, else the ``seed<N>`` of its file name."""
+    import re
+
+    saved = pickle.loads(path.read_bytes())
+    return int(saved["seed"]) if "seed" in saved else int(re.search(r"seed(\d+)", path.stem).group(1))
+
+
+def table(groups: dict[str, list[Path]], today: str = "today", control: str | None = None) -> dict:
+    """Every pair (today's fit with seed s, a fit of any group with seed t != s where the
+    group is today's), its figures, and :func:`judge`'s verdict."""
+    from topics.io.datasets import iclr_full
+
+    corpus = iclr_full()
+    fits = {(g, fit_seed(p)): p for g, paths in groups.items() for p in paths}
+    pairs = []
+    for (g, s), path in fits.items():
+        if g != today:
+            continue
+        ref = pickle.loads(path.read_bytes())
+        for (h, t), other in fits.items():
+            if (h, t) != (g, s):
+                pairs.append({"reference": (g, s), "other": (h, t), **pair_figures(corpus, ref, pickle.loads(other.read_bytes()))})
+                print(json.dumps(pairs[-1]), flush=True)
+    return {"pairs": pairs, **judge(pairs, today, control)}
 
 
 def main(argv=None) -> int:
@@ -249,7 +382,12 @@ def main(argv=None) -> int:
     parser.add_argument("--runtime", default="torch-bf16", help="with --fit: the runtime that embeds the themes' queries")
     parser.add_argument("--seed", type=int, default=0, help="with --fit: the consensus fit's random state (default 0)")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="FIT", help="the reference fit, then the others")
-    parser.add_argument("--out", type=Path, help="where --embed, --fit and --throughput write")
+    parser.add_argument("--table", nargs="+", metavar="GROUP=FIT,FIT", help="the equivalence table over groups of fits "
+                        "(seeds read from the fits): today=a.pkl,b.pkl openvino-bf16=c.pkl,... (the first group is today's)")
+    parser.add_argument("--diagnose", nargs="+", type=Path, metavar="VECTORS", help="the reference vectors (.npy), then "
+                        "others: cosine, the exact neighbour graph and UMAP's spectral initialisation compared")
+    parser.add_argument("--control", help="with --table: the group whose theme members are the themes' bar (fp32)")
+    parser.add_argument("--out", type=Path, help="where --embed, --fit, --table and --throughput write")
     args = parser.parse_args(argv)
     if args.throughput:
         results = throughput(args.n, args.repeats, args.int8, args.wide)
@@ -262,6 +400,15 @@ def main(argv=None) -> int:
         fit(args.fit, args.out, args.runtime, args.seed)
     elif args.compare:
         compare(args.compare[0], args.compare[1:])
+    elif args.diagnose:
+        diagnose(args.diagnose[0], args.diagnose[1:])
+    elif args.table:
+        groups = {g: [Path(p) for p in paths.split(",")] for g, paths in (item.split("=", 1) for item in args.table)}
+        results = table(groups, today=next(iter(groups)), control=args.control)
+        print(json.dumps({k: v for k, v in results.items() if k != "pairs"}, indent=1))
+        print(markdown(results))
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=1, default=list) + "\n")
     else:
         parser.print_help()
     return 0

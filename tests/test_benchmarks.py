@@ -142,3 +142,40 @@ def test_the_code_run_py_runs_in_fresh_interpreters_names_what_exists():
                     continue  # an attribute of an attribute, not a module's name
                 missing += [] if hasattr(module, attr) else [name]
     assert not missing
+
+
+# ------------------------------------------- judging a MiniLM runtime on distributions (issue 40)
+
+
+def _runtimes_script():
+    spec = importlib.util.spec_from_file_location("embedding_runtimes", BENCHMARKS / "embedding_runtimes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _pairs(group, ari, *, seeds=range(4), theme=1.0):
+    """Today's seed s against ``group``'s seed t (every s, every t; s != t within today's),
+    with ARI ``ari(s, t)`` and the other figures fixed."""
+    return [{"reference": ("today", s), "other": (group, t), "ari": ari(s, t), "topics_back": 1.0, "same_name": 0.9,
+             "changes_held": 0.9, "theme_jaccard": {"a": 1.0 if group == "today" else theme, "b": 1.0}}
+            for s in range(4) for t in seeds if (group, t) != ("today", s)]
+
+
+def test_a_runtime_that_moves_topics_as_a_seed_does_passes_and_one_that_moves_them_more_fails():
+    judge = _runtimes_script().judge
+    seed_pairs = _pairs("today", lambda s, t: 0.90 + 0.01 * (s + t))  # mean 0.93, sd 0.0135
+    like_a_seed = _pairs("like", lambda s, t: 0.92, theme=0.99)  # within one sd below the mean
+    further = _pairs("further", lambda s, t: 0.93 if s != t else 0.85)  # the same-seed pairs fall short
+    control = _pairs("fp32", lambda s, t: 0.93, seeds=range(2), theme=0.995)
+    verdict = judge(seed_pairs + like_a_seed + further + control, "today", "fp32")
+    assert verdict["seed_bar"]["ari"]["n"] == 12
+    assert abs(verdict["seed_bar"]["ari"]["mean"] - 0.93) < 1e-9
+    assert verdict["groups"]["like"]["passes"] and verdict["groups"]["fp32"]["passes"]
+    further = verdict["groups"]["further"]
+    assert not further["passes"] and further["other_seed"]["ari"]["passes"] and not further["same_seed"]["ari"]["passes"]
+    assert further["same_seed"]["ari"]["gap_in_sd"] < -5
+    assert verdict["groups"]["fp32"]["same_seed"]["ari"]["n"] == 2
+    # theme members: judged against the control's, not the seeds' (which agree exactly)
+    worse_themes = _pairs("themes", lambda s, t: 0.93, theme=0.95)  # mean Jaccard 0.975 against the control's 0.9975
+    assert not judge(seed_pairs + worse_themes + control, "today", "fp32")["groups"]["themes"]["passes"]
