@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from topics.naming.coverage import PhraseIndex, coverage, name_parts, name_precision, phrase_key
-from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups, named
+from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
+from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_fit, name_groups, named
 from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
@@ -321,9 +321,10 @@ def written_keywords(
     """For each of ``groups``, the author keyword of ``profiles`` that its own papers write
     best: at least :data:`topics.naming.labels.FLOOR` of them, and two, write it, it is
     neither weak (:func:`weak_name`) nor in ``taken`` or the group's ``forbidden``, and it
-    has the best F1 of the group's share that write it (coverage) and the writers' share
-    in the group (:func:`topics.naming.coverage.name_precision`). Best pairs first, one
-    keyword per group and one group per keyword.
+    fits the group best by the rule every own name is chosen by
+    (:func:`topics.naming.labels.name_fit`: the F2 of coverage and precision, so that a
+    keyword all four papers of a topic write beats one two of them write). Best pairs
+    first, one keyword per group and one group per keyword.
 
     The profiles' chances miss such keywords where authors seldom choose them although
     they write them ("molecules" for a topic of protein and molecule papers, written by
@@ -337,8 +338,7 @@ def written_keywords(
             share = coverage(index, keyword, members)
             if share < FLOOR or share * members.sum() < 2 or weak_name(keyword):
                 continue
-            precision = name_precision(index, keyword, members)
-            pairs.append((2 * share * precision / (share + precision), g, keyword))
+            pairs.append((name_fit(index, keyword, members), g, keyword))
     out: dict[int, Name] = {}
     used = set(taken)
     for _, g, keyword in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
