@@ -144,39 +144,3 @@ def test_a_glued_name_gives_way_to_its_part_that_a_quarter_of_its_papers_write()
     assert topics[1].name == "multi-armed bandits" and not topics[1].mixed and topics[1].coverage == 0.75
     kept, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words, rescue=None)
     assert kept[1].name == "multi-armed bandits / delays" and kept[1].mixed
-
-
-MOLECULES = [
-    "Antibody structure and molecules: an equivariant model of molecules.",
-    "Generating molecules that bind an antibody.",
-    "Antibody language models and molecules.",
-    "Antibody folding with a diffusion model.",
-]
-
-
-def test_a_word_the_keyword_counts_do_not_know_gives_way_to_a_keyword_its_papers_write():
-    """Issue 37, round 3 (ICLR 2023, held out): a topic of protein and molecule papers was
-    named "protein", a word the held-out counts did not know (too seldom written by papers
-    with keywords to tell whether authors name a field by it), although half its papers
-    write the author keyword "molecules", which the profiles expect under a twentieth of
-    them to choose. Such a word ("antibody" in the shipped counts) is weak, and a weak name
-    takes the keyword its own papers write best, not transferred."""
-    from topics.naming.fields import name_fields, weak_name, written_keywords
-    from topics.naming.keyphrases import reference as keyphraseness
-
-    assert keyphraseness()("antibody") is None and keyphraseness()("molecule") is not None
-    assert weak_name("antibody") and not weak_name("molecule") and not weak_name("multi-armed bandits")
-    p = profiles({"molecule": {"ligand": 1.0}, "multi-armed bandit": {"regret": 3.0}})
-    texts = MOLECULES + BANDITS
-    labels = np.array([0] * 4 + [1] * 4)
-    index = PhraseIndex(texts)
-    found = written_keywords([0, 1], labels, index, p)
-    assert found[0].name == "molecule" and found[0].coverage == 0.75 and not found[0].transferred
-    assert found[1].name == "multi-armed bandit"
-    assert written_keywords([0], labels, index, p, taken={"molecule"}) == {}
-    words = ({0: "antibody", 1: "multi-armed bandits"}, {0: "antibody", 1: "multi-armed bandits"})
-    topics, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words)
-    assert topics[0].name == "molecules" and not topics[0].transferred
-    assert topics[1].name == "multi-armed bandits"
-    kept, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words, rescue=None)
-    assert kept[0].name == "antibody"

@@ -35,13 +35,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from topics.naming.coverage import PhraseIndex, coverage, name_parts, phrase_key
-from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_fit, name_groups, named
+from topics.naming.labels import FLOOR, HOLD, Name, is_broad, is_vague, name_groups, named
 from topics.naming.keyphrases import reference as keyphraseness
 from topics.naming.terms import PhraseAnalyzer
 
 __all__ = [
     "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "RESCUE", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
-    "text_terms", "weak_name", "written_form", "written_keywords",
+    "text_terms", "weak_name", "written_form",
 ]
 
 #: How much more a keyword's share of the group counts than the group's share of its
@@ -263,21 +263,12 @@ def _area_fields(areas: dict[int, Name], topic_areas_: dict[int, int], labels: n
 def weak_name(name: str) -> bool:
     """Whether ``name`` glues two themes ("A / B"), or is a word the keyword counts call
     vague ("layer", "complexity": :func:`topics.naming.labels.is_vague`), a broad word
-    ("graph", "image": :func:`topics.naming.labels.is_broad`), one that fewer than
+    ("graph", "image": :func:`topics.naming.labels.is_broad`) or one that fewer than
     :data:`MIN_WORD_KEYPHRASENESS` of the papers writing it choose as a keyword
     ("classification", "gradient descent"): the bar an author keyword must pass to name
-    a group (:func:`_nameable`), or a single word the counts do not know, too seldom
-    written by papers with keywords to tell whether authors name a field by it
-    ("protein", where its papers write the keyword "molecules")."""
+    a group (:func:`_nameable`)."""
     parts = name_parts(name)
-    return len(parts) > 1 or any(
-        is_vague(p) or (" " not in p and is_broad(p)) or not _nameable(phrase_key(p)) or _unknown_word(p) for p in parts
-    )
-
-
-def _unknown_word(part: str) -> bool:
-    key = phrase_key(part)
-    return " " not in key and keyphraseness()(key) is None
+    return len(parts) > 1 or any(is_vague(p) or (" " not in p and is_broad(p)) or not _nameable(phrase_key(p)) for p in parts)
 
 
 def _rescued(
@@ -288,9 +279,9 @@ def _rescued(
     (:func:`weak_name`), renamed: a glued name by its part that at least
     :data:`topics.naming.labels.FLOOR` of the group's papers write, where that part is
     neither weak nor a phrase authors seldom choose as a keyword (:func:`_nameable`); else
-    by an author keyword its own papers write (:func:`written_keywords`); else by the
-    keyword that fits the group best among those no other group took, where ``transfer``
-    of its papers, and one, are expected to choose it. Groups none fits are left out."""
+    by the keyword that fits the group best among those no other group took, where
+    ``transfer`` of its papers, and one, are expected to choose it. Groups neither fits
+    are left out."""
     weak = sorted(g for g, name in words.items() if g != -1 and g not in fields and not name.startswith("outliers") and weak_name(name))
     if not weak:
         return {}
@@ -305,47 +296,11 @@ def _rescued(
             if coverage(index, best, labels == g) >= FLOOR:
                 out[g] = named(index, best, labels == g)
                 taken.add(phrase_key(best))
-    taken = taken.union(*(k for h, k in keys.items() if h not in out)) | {phrase_key(n.name) for n in out.values()}
-    out |= written_keywords([g for g in weak if g not in out], labels, index, profiles, taken=taken, forbidden=forbidden)
     rest = [g for g in weak if g not in out]
-    taken |= {n.name for n in out.values()}
+    taken = taken.union(*(k for h, k in keys.items() if h not in out)) | {phrase_key(n.name) for n in out.values()}
     banned = {g: taken | forbidden.get(g, set()) for g in rest}
     bars = [max(transfer, 1 / max(int((labels == g).sum()), 1)) for g in rest]  # and one paper expected to choose it
     return out | field_names(chances, labels, rest, index, profiles, forbidden=banned, transfer=bars, beta=beta)
-
-
-def written_keywords(
-    groups: Sequence[int], labels: np.ndarray, index: PhraseIndex, profiles: KeywordProfiles, *,
-    taken: set[str] = frozenset(), forbidden: dict[int, set[str]] | None = None,
-) -> dict[int, Name]:
-    """For each of ``groups``, the author keyword of ``profiles`` that its own papers write
-    best: at least :data:`topics.naming.labels.FLOOR` of them, and two, write it, it is
-    neither weak (:func:`weak_name`) nor in ``taken`` or the group's ``forbidden``, and it
-    fits the group best by the rule every own name is chosen by
-    (:func:`topics.naming.labels.name_fit`: the F2 of coverage and precision, so that a
-    keyword all four papers of a topic write beats one two of them write). Best pairs
-    first, one keyword per group and one group per keyword.
-
-    The profiles' chances miss such keywords where authors seldom choose them although
-    they write them ("molecules" for a topic of protein and molecule papers, written by
-    half of them, expected to be chosen by under a twentieth); the name is not transferred."""
-    pairs = []
-    for g in groups:
-        members = labels == g
-        for keyword in profiles.keywords:
-            if keyword in taken or keyword in (forbidden or {}).get(g, ()):
-                continue
-            share = coverage(index, keyword, members)
-            if share < FLOOR or share * members.sum() < 2 or weak_name(keyword):
-                continue
-            pairs.append((name_fit(index, keyword, members), g, keyword))
-    out: dict[int, Name] = {}
-    used = set(taken)
-    for _, g, keyword in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
-        if g not in out and keyword not in used:
-            out[g] = named(index, keyword, labels == g, keyword=True)
-            used.add(keyword)
-    return out
 
 
 def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
