@@ -257,9 +257,9 @@ def test_travels_to_other_processes_and_through_the_cache(tiny_bert, tmp_path):
 def test_static_minilm_offline_by_meaning(tmp_path, offline, sample_corpus):
     """The packaged MiniLM distilled and taught offline, as the default static backend is,
     but taught on every fourth text of the packaged teaching set (1,091 of 4,364, with
-    their MiniLM targets): a third of the CPU time of teaching on all of them, which
-    ``test_a_taught_model_is_kept_beside_its_distillation_and_records_its_teaching`` does
-    with the tiny BERT."""
+    their MiniLM targets): the test takes a quarter less CPU time than when taught on all
+    of them, as ``test_a_taught_model_is_kept_beside_its_distillation_and_records_its_teaching``
+    teaches the tiny BERT. The rest is the distillation."""
     from model2vec import StaticModel
 
     from topics.embedding.teach import read_teaching_set, write_teaching_set
