@@ -52,6 +52,32 @@ def sample_analysis(sample_corpus) -> topics.Analysis:
     return topics.analyze(sample_corpus, embedder="lsa", random_state=0, cache=False)
 
 
+@pytest.fixture(scope="session")
+def sample_minilm(sample_corpus) -> np.ndarray:
+    """The bundled sample's vectors by the default backend, as :func:`topics.analyze`
+    embeds them (fp32 for 90 papers, :data:`~topics.embedding.backends.EXACT_BELOW`):
+    embedded once per run, through the default cache (``$TOPICS_CACHE_DIR``), which the
+    report check and the docs' real-model block read too, so that a fresh machine embeds
+    the 90 abstracts once instead of once per test. Tests of embedding or of the cache
+    itself embed on their own."""
+    from topics.pipeline import embedding_texts
+
+    embedder = topics.get_embedder("minilm", n_texts=len(sample_corpus))
+    return topics.embed_texts(embedding_texts(sample_corpus), embedder, cache=True)
+
+
+@pytest.fixture
+def sample_minilm_cache(sample_corpus, sample_minilm, tmp_path):
+    """A new cache folder that holds the bundled sample's vectors (:func:`sample_minilm`) and nothing else."""
+    from topics.embedding.cache import text_key
+    from topics.pipeline import embedding_texts
+
+    folder = tmp_path / "sample-cache"
+    keys = [text_key(text) for text in embedding_texts(sample_corpus)]
+    topics.EmbeddingCache(folder).save(sample_minilm.fingerprint, dict(zip(keys, np.asarray(sample_minilm))))
+    return folder
+
+
 def full_lists_vectors(backend: str = "minilm") -> tuple[pd.DataFrame, np.ndarray]:
     """The full ICLR lists and ``backend``'s vectors of what analyze embeds for them.
 

@@ -197,11 +197,17 @@ def test_user_table_and_chosen_years(tmp_path, theme_corpus):
 
 
 @pytest.mark.slow
-def test_real_minilm_end_to_end(tmp_path):
-    cache = tmp_path / "cache"
+def test_real_minilm_end_to_end(tmp_path, sample_minilm_cache):
+    """`topics report` with the default backend on the bundled files. Its cache holds the
+    run's one embedding of the sample (``sample_minilm_cache``), which the report reads
+    and does not add to; a report that embeds cold through the CLI is
+    tests/embedding/test_embed.py's killed-and-resumed run."""
+    cache = sample_minilm_cache
+    stored = {path: path.read_bytes() for path in cache.glob("*.npz")}
+    assert len(stored) == 1
     args = ["report", "-q", "--cache-dir", str(cache), "-o", str(tmp_path / "r.html"), "--tables", str(tmp_path / "t")]
     assert main(args) == 0
-    assert len(list(cache.glob("*.npz"))) == 1
+    assert {path: path.read_bytes() for path in cache.glob("*.npz")} == stored  # every vector read, none embedded
     topics = pd.read_csv(tmp_path / "t" / "topics.csv")
     real = topics[topics["topic"] != -1]
     # several meaningful topics on 90 abstracts, not one giant topic and not all outliers

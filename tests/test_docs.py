@@ -160,7 +160,7 @@ def _params():
 
 
 @pytest.mark.parametrize("block", list(_params()))
-def test_code_block(block: Block, scratch, namespaces, monkeypatch):
+def test_code_block(block: Block, scratch, namespaces, monkeypatch, request):
     if block.mark == "skip":
         assert block.reason, f"{block.id}: a skipped block must say why"
         pytest.skip(block.reason)
@@ -168,6 +168,8 @@ def test_code_block(block: Block, scratch, namespaces, monkeypatch):
         monkeypatch.chdir(scratch)
         if block.mark != "slow":  # the real model's blocks share the embeddings `make report` cached
             monkeypatch.setenv("TOPICS_CACHE_DIR", str(scratch / ".cache"))
+        else:  # and the run's one embedding of the bundled sample, in the same default cache
+            request.getfixturevalue("sample_minilm")
         namespace = namespaces.setdefault(block.page, {"__name__": "__docs__"})
         exec(compile(block.code, block.id, "exec"), namespace)
     elif block.lang in SHELL:

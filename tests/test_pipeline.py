@@ -335,15 +335,17 @@ def _tables(analysis, directory) -> dict[str, str]:
 
 def _shuffled_runs(files, tmp_path, **options):
     """The same papers read from ``files`` in their order, and in the reverse order with
-    the rows shuffled: the tables of an analysis of each (``n_runs`` set on a new model)."""
+    the rows shuffled: the tables of an analysis of each (``n_runs`` set on a new model;
+    ``caches``, the embedding cache of each, default none)."""
     first = topics.read_corpus(files)
     second = topics.read_corpus(files[::-1])
     second = second.iloc[np.random.default_rng(5).permutation(len(second))].reset_index(drop=True)
     assert not first["doc_id"].equals(second["doc_id"])
     n_runs = options.pop("n_runs", 40)
+    caches = options.pop("caches", (False, False))
     return [
-        _tables(topics.analyze(c, model=TopicModel(n_runs=n_runs, random_state=0), cache=False, **options), tmp_path / name)
-        for name, c in (("a", first), ("b", second))
+        _tables(topics.analyze(c, model=TopicModel(n_runs=n_runs, random_state=0), cache=cache, **options), tmp_path / name)
+        for name, c, cache in (("a", first, caches[0]), ("b", second, caches[1]))
     ]
 
 
@@ -369,10 +371,12 @@ def test_the_order_of_rows_and_files_changes_no_table(full_300, tmp_path, backen
 
 
 @pytest.mark.slow
-def test_the_order_of_rows_and_files_changes_no_table_with_minilm(tmp_path):
+def test_the_order_of_rows_and_files_changes_no_table_with_minilm(tmp_path, sample_minilm_cache):
+    """The papers in the files' order read the run's one embedding of the sample from a
+    cache; the shuffled ones are embedded here, in their order."""
     files = sorted(topics.io.datasets.dataset_path("sample").glob("*.txt"))
     assert len(files) == 5
-    a, b = _shuffled_runs(files, tmp_path, embedder="minilm")
+    a, b = _shuffled_runs(files, tmp_path, embedder="minilm", caches=(sample_minilm_cache, False))
     for name in a:
         assert a[name] == b[name], name
 

@@ -111,7 +111,7 @@ def test_latex_never_becomes_a_term(sample_analysis):
 
 
 @pytest.mark.slow
-def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
+def test_bundled_files_name_the_themes_the_project_describes(sample_corpus, sample_minilm):
     """Self-supervised learning, long-tailed recognition and optimal transport are in the
     bundled files: each comes out as a topic name (or one part of a compound name), and
     that topic holds the papers about it; every name covers at least a quarter of its
@@ -120,16 +120,16 @@ def test_bundled_files_name_the_themes_the_project_describes(sample_corpus):
     differ between CPUs with native bfloat16 and those that emulate it, enough to move
     Ward's cut on 90 papers; with native bf16 the self-supervised group came out as
     "contrastive learning", 6 of its 8 papers using the name, "self-supervised learning"
-    4 of them.)"""
+    4 of them.) The vectors are the run's one embedding of the sample (``sample_minilm``)."""
     import re
 
     import topics
     from topics.naming.acronyms import find_acronyms
     from topics.naming.coverage import name_parts
-    from topics.embedding.backends import SentenceTransformerEmbedder
     from topics.naming.terms import GENERIC_PHRASES
 
-    analysis = topics.analyze(sample_corpus, embedder=SentenceTransformerEmbedder(precision="fp32"), random_state=0, cache=False)
+    assert ":fp32:" in sample_minilm.fingerprint  # what the default backend gives 90 papers on every CPU
+    analysis = topics.analyze(sample_corpus, embeddings=sample_minilm, random_state=0, cache=False)
     names = {t: n for t, n in analysis.model.topic_names_.items() if t != -1}
     docs = analysis.documents
 

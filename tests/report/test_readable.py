@@ -184,7 +184,8 @@ def test_labels_are_readable_in_the_sample_report(browser, sample_analysis, tmp_
 
 
 @pytest.mark.slow
-def test_labels_are_readable_in_the_bundled_report(browser, tmp_path):  # noqa: F811
-    """The report `make report` writes: MiniLM on the bundled sample, four stability seeds."""
+def test_labels_are_readable_in_the_bundled_report(browser, tmp_path, sample_minilm):  # noqa: F811
+    """The report `make report` writes: MiniLM on the bundled sample, four stability seeds
+    (its vectors from the default cache, where ``sample_minilm`` embedded them for the run)."""
     analysis = topics.analyze(topics.io.datasets.iclr_sample(), embedder="minilm", random_state=0, stability_seeds=[1, 2, 3, 4])
     _check_report(browser, analysis, tmp_path / "report.html")
