@@ -1,0 +1,251 @@
+"""Why the consensus topics follow the exact vectors: the final partition step, tested offline.
+
+    python benchmarks/consensus_sensitivity.py --fit torch-bf16 0   # one fit's 40 UMAP runs, cached (minutes)
+    python benchmarks/consensus_sensitivity.py                      # every fit not cached yet, then the table
+
+Three vector sets of the full ICLR 2024 + 2025 lists (4,364 x 384, the order of
+``topics.io.datasets.iclr_full()``): today's PyTorch bf16 MiniLM vectors, OpenVINO fp32,
+and today's rounded to float16 (the committed fixture ``tests/data/iclr_full_minilm.npy``).
+For each set and random states 0 and 1 the package's consensus runs (40 UMAP runs of 100
+epochs, each read four times, the exact 15-nearest-neighbour graph; the settings
+``TopicModel`` resolves for 4,364 papers, rows in canonical order) are fitted once and
+cached with the neighbour graph as an .npz (``--cache``). The final labels are then
+rebuilt offline from the cached runs with several partition steps over the same squared
+co-association graph, each followed by the package's ``assign_outliers``:
+
+- ``best10``: today's, the partition of highest modularity of 10 Leiden starts;
+- ``one``: one Leiden start; ``best50``: best of 50;
+- ``cc50``: consensus of 50 Leiden partitions (Lancichinetti & Fortunato 2012): the share
+  of starts that put each edge's papers together, on the kNN edges, partitioned again
+  until every start agrees (at most 10 rounds), then the best-modularity partition of
+  the last round;
+- ``thr50``: the same co-classification of 50 starts thresholded at 0.5 (connected
+  components of the edges together in at least half of the starts).
+
+Scores (``topics.stats.metrics.seed_agreement``): the seed bar (ARI between random states 0
+and 1 of one vector set), the cross-vector ARI at the same random state and at the other,
+topic counts, and seconds per partition. Results: ``benchmarks/results/consensus-sensitivity.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+RESULTS = HERE / "results" / "consensus-sensitivity.json"
+VECTORS = {
+    "torch-bf16": Path("/work/scratch-w40b/fits/torch-bf16.npy"),
+    "ov-fp32": Path("/work/scratch-s40v/full_ov_fp32.npy"),
+    "torch-bf16-f16": ROOT / "tests" / "data" / "iclr_full_minilm.npy",
+}
+SEEDS = (0, 1)
+VARIANTS = ("best10", "one", "best50", "cc50", "thr50")
+
+
+def settings(n_docs: int) -> dict:
+    """The consensus settings ``TopicModel()`` resolves for ``n_docs`` papers (4,364: k=15, size 22)."""
+    from topics.clustering.model import resolve_method, size_rule
+
+    assert resolve_method("auto", n_docs) == "consensus"
+    rule = size_rule(n_docs)
+    return {"n_neighbors": min(rule["n_neighbors"], n_docs - 2), "min_cluster_size": rule["min_cluster_size"],
+            "min_samples": rule["min_samples"], "n_runs": 40, "n_epochs": 100, "n_components": 5, "outlier_share": 0.3}
+
+
+def fit_runs(name: str, seed: int, cache: Path, n_jobs: int) -> Path:
+    """The 40 runs and neighbour graph of one fit (rows in canonical order), cached to an .npz."""
+    from topics.clustering.consensus import ConsensusClusterer
+    from topics.clustering.order import canonical_order
+    from topics.io.datasets import iclr_full
+
+    path = cache / f"runs-{name}-{seed}.npz"
+    if path.exists():
+        return path
+    texts = iclr_full()["abstract"].astype(str).tolist()
+    vectors = np.load(VECTORS[name]).astype(np.float32)
+    assert len(vectors) == len(texts), (name, vectors.shape)
+    order = canonical_order(vectors, texts)
+    start = time.perf_counter()
+    clusterer = ConsensusClusterer(**settings(len(texts)), n_jobs=n_jobs, random_state=seed).fit(vectors[order])
+    seconds = time.perf_counter() - start
+    indices, distances = clusterer.neighbors_
+    np.savez_compressed(path, runs=clusterer.runs_, indices=indices, distances=distances, order=order,
+                        labels=clusterer.labels_, core=clusterer.core_labels_, seconds=seconds)
+    print(f"{name} seed {seed}: {clusterer.labels_.max() + 1} topics, {seconds:.0f} s", flush=True)
+    return path
+
+
+def leiden_starts(graph, seeds, resolution: float = 1.0) -> tuple[list[np.ndarray], list[float]]:
+    """Memberships and modularities of one Leiden start per seed (igraph, as ``partition_graph`` runs it)."""
+    import random
+
+    import igraph
+    import scipy.sparse as sp
+
+    upper = sp.triu(graph, k=1).tocoo()
+    g = igraph.Graph(n=graph.shape[0], edges=np.column_stack([upper.row, upper.col]), edge_attrs={"weight": upper.data})
+    memberships, qualities = [], []
+    try:
+        for seed in seeds:
+            igraph.set_random_number_generator(random.Random(seed))
+            m = g.community_leiden(objective_function="modularity", weights="weight", resolution=resolution, n_iterations=-1).membership
+            memberships.append(np.asarray(m))
+            qualities.append(g.modularity(m, weights="weight", resolution=resolution))
+    finally:
+        igraph.set_random_number_generator(random)
+    return memberships, qualities
+
+
+def by_size(membership: np.ndarray, min_size: int) -> np.ndarray:
+    """Groups numbered by size, largest first; groups under ``min_size`` get -1 (as ``partition_graph``)."""
+    sizes = np.bincount(membership, minlength=1)
+    order = sorted(np.flatnonzero(sizes >= max(min_size, 1)), key=lambda c: (-sizes[c], c))
+    relabel = np.full(len(sizes), -1)
+    relabel[order] = np.arange(len(order))
+    return relabel[membership]
+
+
+def coclassification(memberships, graph):
+    """Share of the memberships that put the two papers of each edge of ``graph`` together, on its edges."""
+    import scipy.sparse as sp
+
+    upper = sp.triu(graph, k=1).tocoo()
+    together = np.mean([m[upper.row] == m[upper.col] for m in memberships], axis=0)
+    keep = together > 0
+    matrix = sp.coo_matrix((together[keep], (upper.row[keep], upper.col[keep])), shape=graph.shape).tocsr()
+    return matrix + matrix.T
+
+
+def consensus_partition(graph, seeds, *, rounds: int = 10) -> tuple[np.ndarray, int]:
+    """Lancichinetti & Fortunato's consensus: partition the co-classification of many starts again until they agree."""
+    memberships, qualities = leiden_starts(graph, seeds)
+    for step in range(1, rounds + 1):
+        first = memberships[0]
+        if all(np.array_equal(first, m) for m in memberships[1:]):
+            return first, step
+        graph = coclassification(memberships, graph)
+        memberships, qualities = leiden_starts(graph, [s + 7919 * step for s in seeds])
+    return memberships[int(np.argmax(qualities))], rounds
+
+
+def thresholded(memberships, graph, threshold: float = 0.5) -> np.ndarray:
+    """Connected components of the edges that at least ``threshold`` of the starts keep together."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+
+    together = coclassification(memberships, graph)
+    strong = sp.csr_matrix(together >= threshold)
+    return connected_components(strong, directed=False)[1]
+
+
+def partitions(path: Path, seed: int) -> dict:
+    """Final labels (original row order) of every variant from one cached fit, with seconds and topic counts."""
+    from topics.clustering.consensus import assign_outliers, coassociation, partition_graph
+
+    cached = np.load(path)
+    indices, distances, order = cached["indices"], cached["distances"], cached["order"]
+    min_size = settings(len(order))["min_cluster_size"]
+    graph = coassociation(cached["runs"], indices).power(2.0)
+    out, seconds = {}, {}
+
+    start = time.perf_counter()
+    out["best10"] = partition_graph(graph, min_size=min_size, random_state=seed)
+    seconds["best10"] = time.perf_counter() - start
+    assert np.array_equal(out["best10"], cached["core"]), "best10 is not the package's partition"
+    seeds = list(range(seed * 1000, seed * 1000 + 50))
+    start = time.perf_counter()
+    memberships, qualities = leiden_starts(graph, seeds)
+    per_start = (time.perf_counter() - start) / len(seeds)
+    out["one"], seconds["one"] = by_size(memberships[0], min_size), per_start
+    out["best50"], seconds["best50"] = by_size(memberships[int(np.argmax(qualities))], min_size), 50 * per_start
+    start = time.perf_counter()
+    out["thr50"] = by_size(thresholded(memberships, graph), min_size)
+    seconds["thr50"] = 50 * per_start + time.perf_counter() - start
+    start = time.perf_counter()
+    membership, rounds = consensus_partition(graph, seeds)
+    out["cc50"], seconds["cc50"] = by_size(membership, min_size), time.perf_counter() - start
+    final = {}
+    for name, core in out.items():
+        labels = assign_outliers(core, indices, distances, min_share=settings(len(order))["outlier_share"])
+        final[name] = np.empty_like(labels)
+        final[name][order] = labels  # back to the order of iclr_full()
+    assert np.array_equal(final["best10"][order], cached["labels"])
+    return {"labels": final, "seconds": seconds, "cc_rounds": rounds, "modularity_spread": [min(qualities), max(qualities)]}
+
+
+def pair_scores(a: np.ndarray, b: np.ndarray) -> dict:
+    from topics.stats.metrics import seed_agreement
+
+    found = seed_agreement([a, b])
+    return {"ari": round(float(found["mean_ari"]), 4), "recovered": round(float(found["topics_recovered"]), 4)}
+
+
+def summary(scores: list[dict]) -> dict:
+    aris = [s["ari"] for s in scores]
+    return {"mean_ari": round(float(np.mean(aris)), 4), "min_ari": round(float(min(aris)), 4),
+            "max_ari": round(float(max(aris)), 4), "recovered": round(float(np.mean([s["recovered"] for s in scores])), 4), "pairs": scores}
+
+
+def compare(fits: dict, variant: str) -> dict:
+    """Seed bar, cross-vector ARI at the same and at the other random state, topic counts of one variant."""
+    names = list(VECTORS)
+    labels = {key: fit["labels"][variant] for key, fit in fits.items()}
+    seed_bar = {name: pair_scores(labels[name, 0], labels[name, 1]) for name in names}
+    same = [dict(pair_scores(labels[a, s], labels[b, s]), a=a, b=b, seed=s) for a, b in itertools.combinations(names, 2) for s in SEEDS]
+    other = [dict(pair_scores(labels[a, s], labels[b, t]), a=a, b=b, seeds=[s, t])
+             for a, b in itertools.combinations(names, 2) for s, t in itertools.permutations(SEEDS, 2)]
+    return {
+        "seed_bar": summary([dict(v, vectors=k) for k, v in seed_bar.items()]),
+        "cross_same_seed": summary(same),
+        "cross_other_seed": summary(other),
+        "topics": {f"{k[0]}/{k[1]}": int(v.max()) + 1 for k, v in labels.items()},
+        "outliers_pct": {f"{k[0]}/{k[1]}": round(100 * float(np.mean(v == -1)), 2) for k, v in labels.items()},
+        "seconds": round(float(np.mean([fit["seconds"][variant] for fit in fits.values()])), 3),
+    }
+
+
+def report(paths: dict) -> None:
+    import os
+
+    fits = {key: partitions(path, key[1]) for key, path in paths.items()}
+    results = {
+        "data": "full ICLR 2024 + 2025 lists, 4,364 papers", "settings": settings(4364),
+        "load_average": os.getloadavg()[0],
+        "umap_seconds": {f"{k[0]}/{k[1]}": round(float(np.load(p)["seconds"]), 1) for k, p in paths.items()},
+        "cc50_rounds": {f"{k[0]}/{k[1]}": fit["cc_rounds"] for k, fit in fits.items()},
+        "modularity_spread_50": {f"{k[0]}/{k[1]}": [round(q, 5) for q in fit["modularity_spread"]] for k, fit in fits.items()},
+        "variants": {variant: compare(fits, variant) for variant in VARIANTS},
+    }
+    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    print("| variant | seed bar (mean, min) | cross-vector, same seed (mean, min-max) | cross-vector, other seed (mean) | topics | seconds |")
+    print("|---|---|---|---|---|---|")
+    for variant, r in results["variants"].items():
+        topics = sorted(r["topics"].values())
+        print(f"| {variant} | {r['seed_bar']['mean_ari']:.3f}, {r['seed_bar']['min_ari']:.3f} "
+              f"| {r['cross_same_seed']['mean_ari']:.3f}, {r['cross_same_seed']['min_ari']:.3f}-{r['cross_same_seed']['max_ari']:.3f} "
+              f"| {r['cross_other_seed']['mean_ari']:.3f} | {topics[0]}-{topics[-1]} | {r['seconds']:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", nargs=2, metavar=("VECTORS", "SEED"), help="only cache this fit's runs")
+    parser.add_argument("--cache", type=Path, default=Path("/work/scratch-s40c"), help="where the runs' .npz go")
+    parser.add_argument("--n-jobs", type=int, default=1)
+    args = parser.parse_args()
+    args.cache.mkdir(parents=True, exist_ok=True)
+    if args.fit:
+        fit_runs(args.fit[0], int(args.fit[1]), args.cache, args.n_jobs)
+        return
+    fits = {(name, seed): fit_runs(name, seed, args.cache, args.n_jobs) for name in VECTORS for seed in SEEDS}
+    report(fits)
+
+
+if __name__ == "__main__":
+    main()
