@@ -211,6 +211,27 @@ def compare(fits: dict, variant: str) -> dict:
     }
 
 
+def graph_moves(paths: dict) -> dict:
+    """How far the squared co-association graphs of two fits lie apart: the mean absolute
+    difference of their edge weights over the union of their edges, per pair of fits
+    (rows back in the order of ``iclr_full()``), so a move between vector sets can be set
+    against a move between seeds."""
+    from topics.clustering.consensus import coassociation
+
+    graphs = {}
+    for key, path in paths.items():
+        cached = np.load(path)
+        graph = coassociation(cached["runs"], cached["indices"]).power(2.0).tocoo()
+        order = cached["order"]
+        graphs[key] = graph.__class__((graph.data, (order[graph.row], order[graph.col])), shape=graph.shape).tocsr()
+    moves = {}
+    for a, b in itertools.combinations(graphs, 2):
+        diff = abs(graphs[a] - graphs[b])
+        union = (graphs[a] + graphs[b]).nnz
+        moves[f"{a[0]}/{a[1]} vs {b[0]}/{b[1]}"] = round(float(diff.sum() / union), 5)
+    return moves
+
+
 def report(paths: dict) -> None:
     import os
 
@@ -221,6 +242,7 @@ def report(paths: dict) -> None:
         "umap_seconds": {f"{k[0]}/{k[1]}": round(float(np.load(p)["seconds"]), 1) for k, p in paths.items()},
         "cc50_rounds": {f"{k[0]}/{k[1]}": fit["cc_rounds"] for k, fit in fits.items()},
         "modularity_spread_50": {f"{k[0]}/{k[1]}": [round(q, 5) for q in fit["modularity_spread"]] for k, fit in fits.items()},
+        "graph_moves": graph_moves(paths),
         "variants": {variant: compare(fits, variant) for variant in VARIANTS},
     }
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
