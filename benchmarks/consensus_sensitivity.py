@@ -14,7 +14,7 @@ rebuilt offline from the cached runs with several partition steps over the same 
 co-association graph, each followed by the package's ``assign_outliers``:
 
 - ``best10``: today's, the partition of highest modularity of 10 Leiden starts;
-- ``one``: one Leiden start; ``best50``: best of 50;
+- ``one``: one Leiden start; ``best50``, ``best200``: best of 50, of 200;
 - ``cc50``: consensus of 50 Leiden partitions (Lancichinetti & Fortunato 2012): the share
   of starts that put each edge's papers together, on the kNN edges, partitioned again
   until every start agrees (at most 10 rounds), then the best-modularity partition of
@@ -46,7 +46,7 @@ VECTORS = {
     "torch-bf16-f16": ROOT / "tests" / "data" / "iclr_full_minilm.npy",
 }
 SEEDS = (0, 1)
-VARIANTS = ("best10", "one", "best50", "cc50", "thr50")
+VARIANTS = ("best10", "one", "best50", "best200", "cc50", "thr50")
 
 
 def settings(n_docs: int) -> dict:
@@ -147,6 +147,8 @@ def thresholded(memberships, graph, threshold: float = 0.5) -> np.ndarray:
 
 def partitions(path: Path, seed: int) -> dict:
     """Final labels (original row order) of every variant from one cached fit, with seconds and topic counts."""
+    from sklearn.metrics import adjusted_rand_score
+
     from topics.clustering.consensus import assign_outliers, coassociation, partition_graph
 
     cached = np.load(path)
@@ -161,8 +163,10 @@ def partitions(path: Path, seed: int) -> dict:
     assert np.array_equal(out["best10"], cached["core"]), "best10 is not the package's partition"
     seeds = list(range(seed * 1000, seed * 1000 + 50))
     start = time.perf_counter()
-    memberships, qualities = leiden_starts(graph, seeds)
-    per_start = (time.perf_counter() - start) / len(seeds)
+    every, qualities_200 = leiden_starts(graph, range(seed * 1000, seed * 1000 + 200))
+    per_start = (time.perf_counter() - start) / 200
+    out["best200"], seconds["best200"] = by_size(every[int(np.argmax(qualities_200))], min_size), 200 * per_start
+    memberships, qualities = every[:50], qualities_200[:50]
     out["one"], seconds["one"] = by_size(memberships[0], min_size), per_start
     out["best50"], seconds["best50"] = by_size(memberships[int(np.argmax(qualities))], min_size), 50 * per_start
     start = time.perf_counter()
@@ -177,7 +181,9 @@ def partitions(path: Path, seed: int) -> dict:
         final[name] = np.empty_like(labels)
         final[name][order] = labels  # back to the order of iclr_full()
     assert np.array_equal(final["best10"][order], cached["labels"])
-    return {"labels": final, "seconds": seconds, "cc_rounds": rounds, "modularity_spread": [min(qualities), max(qualities)]}
+    starts_ari = [adjusted_rand_score(a, b) for a, b in itertools.combinations(memberships[:20], 2)]
+    return {"labels": final, "seconds": seconds, "cc_rounds": rounds, "modularity_spread": [min(qualities_200), max(qualities_200)],
+            "starts_ari": float(np.mean(starts_ari))}
 
 
 def pair_scores(a: np.ndarray, b: np.ndarray) -> dict:
@@ -241,7 +247,8 @@ def report(paths: dict) -> None:
         "load_average": os.getloadavg()[0],
         "umap_seconds": {f"{k[0]}/{k[1]}": round(float(np.load(p)["seconds"]), 1) for k, p in paths.items()},
         "cc50_rounds": {f"{k[0]}/{k[1]}": fit["cc_rounds"] for k, fit in fits.items()},
-        "modularity_spread_50": {f"{k[0]}/{k[1]}": [round(q, 5) for q in fit["modularity_spread"]] for k, fit in fits.items()},
+        "modularity_spread_200": {f"{k[0]}/{k[1]}": [round(q, 5) for q in fit["modularity_spread"]] for k, fit in fits.items()},
+        "leiden_starts_mean_ari_20": {f"{k[0]}/{k[1]}": round(fit["starts_ari"], 4) for k, fit in fits.items()},
         "graph_moves": graph_moves(paths),
         "variants": {variant: compare(fits, variant) for variant in VARIANTS},
     }
