@@ -46,6 +46,7 @@ VECTORS = {
     "torch-bf16-f16": ROOT / "tests" / "data" / "iclr_full_minilm.npy",
 }
 SEEDS = (0, 1)
+JITTER = "torch-bf16-jitter"
 VARIANTS = ("best10", "one", "best50", "best200", "cc50", "thr50")
 
 
@@ -60,8 +61,14 @@ def settings(n_docs: int) -> dict:
 
 
 def fit_runs(name: str, seed: int, cache: Path, n_jobs: int) -> Path:
-    """The 40 runs and neighbour graph of one fit (rows in canonical order), cached to an .npz."""
+    """The 40 runs and neighbour graph of one fit (rows in canonical order), cached to an .npz.
+
+    ``name`` JITTER (``torch-bf16-jitter``) is today's vectors with today's exact neighbour
+    graph, its distances (not which papers are neighbours) moved by up to 1e-6 (uniform,
+    one fixed draw): the size of the differences between the vector sets, without a
+    change of any neighbour."""
     from topics.clustering.consensus import ConsensusClusterer
+    from topics.clustering.neighbors import nearest_neighbors
     from topics.clustering.order import canonical_order
     from topics.io.datasets import iclr_full
 
@@ -69,11 +76,17 @@ def fit_runs(name: str, seed: int, cache: Path, n_jobs: int) -> Path:
     if path.exists():
         return path
     texts = iclr_full()["abstract"].astype(str).tolist()
-    vectors = np.load(VECTORS[name]).astype(np.float32)
+    vectors = np.load(VECTORS[name.removesuffix("-jitter")]).astype(np.float32)
     assert len(vectors) == len(texts), (name, vectors.shape)
     order = canonical_order(vectors, texts)
+    neighbors = None
+    if name == JITTER:
+        indices, distances = nearest_neighbors(vectors[order], n_neighbors=settings(len(texts))["n_neighbors"] + 1)
+        noise = np.random.default_rng(12345).uniform(-1e-6, 1e-6, distances.shape)
+        noise[indices == np.arange(len(texts))[:, None]] = 0.0  # each paper stays at distance 0 from itself
+        neighbors = (indices, np.clip(distances + noise, 0.0, None).astype(distances.dtype))
     start = time.perf_counter()
-    clusterer = ConsensusClusterer(**settings(len(texts)), n_jobs=n_jobs, random_state=seed).fit(vectors[order])
+    clusterer = ConsensusClusterer(**settings(len(texts)), neighbors=neighbors, n_jobs=n_jobs, random_state=seed).fit(vectors[order])
     seconds = time.perf_counter() - start
     indices, distances = clusterer.neighbors_
     np.savez_compressed(path, runs=clusterer.runs_, indices=indices, distances=distances, order=order,
@@ -238,7 +251,28 @@ def graph_moves(paths: dict) -> dict:
     return moves
 
 
-def report(paths: dict) -> None:
+def jitter_check(paths: dict, fits: dict, cache: Path) -> dict | None:
+    """Today's fits against the same fits on today's neighbour graph with jittered distances
+    (``fit_runs``'s JITTER): ARI per variant at the same and the other random state, and
+    how far the co-association graphs moved. None where the jittered fits are not cached."""
+    jittered = {(JITTER, seed): cache / f"runs-{JITTER}-{seed}.npz" for seed in SEEDS}
+    if not all(path.exists() for path in jittered.values()):
+        return None
+    jfits = {key: partitions(path, key[1]) for key, path in jittered.items()}
+    today = "torch-bf16"
+    moves = graph_moves({**{(today, s): paths[today, s] for s in SEEDS}, **jittered})
+    return {
+        "graph_moves": moves,
+        "variants": {variant: {
+            "same_seed": [pair_scores(fits[today, s]["labels"][variant], jfits[JITTER, s]["labels"][variant])["ari"] for s in SEEDS],
+            "other_seed": [pair_scores(fits[today, s]["labels"][variant], jfits[JITTER, t]["labels"][variant])["ari"]
+                           for s, t in itertools.permutations(SEEDS, 2)],
+            "jitter_seed_bar": pair_scores(jfits[JITTER, 0]["labels"][variant], jfits[JITTER, 1]["labels"][variant])["ari"],
+        } for variant in VARIANTS},
+    }
+
+
+def report(paths: dict, cache: Path) -> None:
     import os
 
     fits = {key: partitions(path, key[1]) for key, path in paths.items()}
@@ -251,6 +285,7 @@ def report(paths: dict) -> None:
         "leiden_starts_mean_ari_20": {f"{k[0]}/{k[1]}": round(fit["starts_ari"], 4) for k, fit in fits.items()},
         "graph_moves": graph_moves(paths),
         "variants": {variant: compare(fits, variant) for variant in VARIANTS},
+        "jitter": jitter_check(paths, fits, cache),
     }
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     print("| variant | seed bar (mean, min) | cross-vector, same seed (mean, min-max) | cross-vector, other seed (mean) | topics | seconds |")
@@ -273,7 +308,7 @@ def main() -> None:
         fit_runs(args.fit[0], int(args.fit[1]), args.cache, args.n_jobs)
         return
     fits = {(name, seed): fit_runs(name, seed, args.cache, args.n_jobs) for name in VECTORS for seed in SEEDS}
-    report(fits)
+    report(fits, args.cache)
 
 
 if __name__ == "__main__":
