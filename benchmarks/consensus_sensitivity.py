@@ -66,7 +66,8 @@ def fit_runs(name: str, seed: int, cache: Path, n_jobs: int) -> Path:
     ``name`` JITTER (``torch-bf16-jitter``) is today's vectors with today's exact neighbour
     graph, its distances (not which papers are neighbours) moved by up to 1e-6 (uniform,
     one fixed draw): the size of the differences between the vector sets, without a
-    change of any neighbour."""
+    change of any neighbour. ``name`` "A+graph-B" is vector set A's vectors with B's exact
+    neighbour graph."""
     from topics.clustering.consensus import ConsensusClusterer
     from topics.clustering.neighbors import nearest_neighbors
     from topics.clustering.order import canonical_order
@@ -76,10 +77,14 @@ def fit_runs(name: str, seed: int, cache: Path, n_jobs: int) -> Path:
     if path.exists():
         return path
     texts = iclr_full()["abstract"].astype(str).tolist()
-    vectors = np.load(VECTORS[name.removesuffix("-jitter")]).astype(np.float32)
+    vector_name, _, graph_name = name.removesuffix("-jitter").partition("+graph-")
+    vectors = np.load(VECTORS[vector_name]).astype(np.float32)
     assert len(vectors) == len(texts), (name, vectors.shape)
     order = canonical_order(vectors, texts)
     neighbors = None
+    if graph_name:  # these vectors, another set's exact neighbour graph (indices and distances)
+        other = np.load(VECTORS[graph_name]).astype(np.float32)[order]
+        neighbors = nearest_neighbors(other, n_neighbors=settings(len(texts))["n_neighbors"] + 1)
     if name == JITTER:
         indices, distances = nearest_neighbors(vectors[order], n_neighbors=settings(len(texts))["n_neighbors"] + 1)
         noise = np.random.default_rng(12345).uniform(-1e-6, 1e-6, distances.shape)
@@ -272,6 +277,26 @@ def jitter_check(paths: dict, fits: dict, cache: Path) -> dict | None:
     }
 
 
+SWAPS = ("torch-bf16+graph-torch-bf16-f16", "torch-bf16-f16+graph-torch-bf16")
+
+
+def swap_check(paths: dict, fits: dict, cache: Path) -> dict | None:
+    """Random state 0 of today's vectors on float16's neighbour graph and of float16's vectors
+    on today's: ARI (``best10``) and co-association move to each of the two sets' own fit
+    at random state 0. None where these fits are not cached."""
+    swapped = {(name, 0): cache / f"runs-{name}-0.npz" for name in SWAPS}
+    if not all(path.exists() for path in swapped.values()):
+        return None
+    own = {(name, 0): paths[name, 0] for name in VECTORS if name != "ov-fp32"}
+    moves = graph_moves({**own, **swapped})
+    out = {"graph_moves": moves}
+    for key, path in swapped.items():
+        labels = partitions(path, 0)["labels"]["best10"]
+        out[key[0]] = {name: pair_scores(labels, fits[name, 0]["labels"]["best10"])["ari"] for name, _ in own}
+        out[key[0]]["topics"] = int(labels.max()) + 1
+    return out
+
+
 def report(paths: dict, cache: Path) -> None:
     import os
 
@@ -286,6 +311,7 @@ def report(paths: dict, cache: Path) -> None:
         "graph_moves": graph_moves(paths),
         "variants": {variant: compare(fits, variant) for variant in VARIANTS},
         "jitter": jitter_check(paths, fits, cache),
+        "swapped_graphs": swap_check(paths, fits, cache),
     }
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     print("| variant | seed bar (mean, min) | cross-vector, same seed (mean, min-max) | cross-vector, other seed (mean) | topics | seconds |")
