@@ -4,7 +4,7 @@
     python benchmarks/consensus_sensitivity_runs.py init torch-bf16 torch-bf16-f16 0   # today's graph, float16's spectral init
     python benchmarks/consensus_sensitivity_runs.py init torch-bf16 torch-bf16 0       # its control: today's own init
     python benchmarks/consensus_sensitivity_runs.py perturbed torch-bf16 0             # each run on its own perturbed graph
-    python benchmarks/consensus_sensitivity_runs.py compare                            # the numbers in benchmarks/README.md
+    python benchmarks/consensus_sensitivity_runs.py compare                            # results/consensus-sensitivity-runs.json
 
 ``init GRAPH INIT SEED``: the 40 runs of random state SEED on vector set GRAPH's exact
 neighbour graph, each UMAP starting from INIT's spectral layout (UMAP's own, computed once
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 import time
 from pathlib import Path
@@ -31,6 +32,7 @@ sys.path.insert(0, str(HERE))
 from consensus_sensitivity import SEEDS, VECTORS, graph_moves, pair_scores, settings  # noqa: E402
 
 CACHE = Path("/work/scratch-s40c")
+RESULTS = HERE / "results" / "consensus-sensitivity-runs.json"
 
 
 def _ordered(name: str):
@@ -137,18 +139,21 @@ def compare() -> None:
             ("float16", 0): CACHE / "runs-torch-bf16-f16-0.npz",
             ("today graph, own init", 0): CACHE / "initswap-torch-bf16-torch-bf16-0.npz",
             ("today graph, float16 init", 0): CACHE / "initswap-torch-bf16-torch-bf16-f16-0.npz"}
+    out = {}
     if all(p.exists() for p in swap.values()):
-        for pair, move in graph_moves(swap).items():
-            print("init swap:", pair, move)
+        out["init_swap_moves"] = graph_moves(swap)
     names = ("torch-bf16", "torch-bf16-f16")
     paths = {(n, s): CACHE / f"perturb-{n}-{s}.npz" for n in names for s in SEEDS}
     if all(p.exists() for p in paths.values()):
         labels = {key: np.load(p)["labels"] for key, p in paths.items()}
-        for a, b in itertools.combinations(labels, 2):
-            kind = "seed bar" if a[0] == b[0] else ("cross, same seed" if a[1] == b[1] else "cross, other seed")
-            print("perturbed:", kind, a, b, pair_scores(labels[a], labels[b]), int(labels[a].max()) + 1, int(labels[b].max()) + 1)
-        for pair, move in graph_moves(paths).items():
-            print("perturbed move:", pair, move)
+        out["perturbed_topics"] = {f"{k[0]}/{k[1]}": int(v.max()) + 1 for k, v in labels.items()}
+        out["perturbed_pairs"] = [
+            dict(pair_scores(labels[a], labels[b]), a=f"{a[0]}/{a[1]}", b=f"{b[0]}/{b[1]}",
+                 kind="seed bar" if a[0] == b[0] else ("cross, same seed" if a[1] == b[1] else "cross, other seed"))
+            for a, b in itertools.combinations(labels, 2)]
+        out["perturbed_moves"] = graph_moves(paths)
+    RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps(out, indent=1))
 
 
 def main() -> None:
