@@ -40,9 +40,13 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results" / "consensus-sensitivity.json"
+WORK = HERE / ".work"  # git-ignored
+#: The vector sets compared. The first two are made by ``embedding_runtimes.py --embed torch-bf16
+#: --out .work/vectors/torch-bf16.npy`` and ``--embed openvino-fp32 --out .work/vectors/ov-fp32.npy``
+#: (minutes each); the third is the test suite's committed fixture.
 VECTORS = {
-    "torch-bf16": Path("/work/scratch-w40b/fits/torch-bf16.npy"),
-    "ov-fp32": Path("/work/scratch-s40v/full_ov_fp32.npy"),
+    "torch-bf16": WORK / "vectors" / "torch-bf16.npy",
+    "ov-fp32": WORK / "vectors" / "ov-fp32.npy",
     "torch-bf16-f16": ROOT / "tests" / "data" / "iclr_full_minilm.npy",
 }
 SEEDS = (0, 1)
@@ -326,7 +330,7 @@ def report(paths: dict, cache: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", nargs=2, metavar=("VECTORS", "SEED"), help="only cache this fit's runs")
-    parser.add_argument("--cache", type=Path, default=Path("/work/scratch-s40c"), help="where the runs' .npz go")
+    parser.add_argument("--cache", type=Path, default=WORK / "consensus-runs", help="where the runs' .npz go")
     parser.add_argument("--n-jobs", type=int, default=1)
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)

@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from consensus_sensitivity import SEEDS, VECTORS, graph_moves, pair_scores, settings  # noqa: E402
 
-CACHE = Path("/work/scratch-s40c")
+CACHE = HERE / ".work" / "consensus-runs"  # consensus_sensitivity.py's default cache
 RESULTS = HERE / "results" / "consensus-sensitivity-runs.json"
 
 
