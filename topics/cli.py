@@ -153,14 +153,13 @@ def _add_update_command(sub) -> None:
 def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: bool = True) -> None:
     """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache
     (which keeps the last analyses too where ``keeps_analyses``: for report, not evaluate)."""
-    from topics.embedding.backends import BACKENDS
+    from topics.embedding.backends import BACKENDS, DEFAULT_BACKEND
 
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
     parser.add_argument("--dataset", choices=["sample", "full"], default=None,
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
-    default = "minilm"
-    parser.add_argument("--backend", choices=BACKENDS, default=default, help="embedding backend: " + ", ".join(
-        f"{b.name} ({b.description}{', default' if b.name == default else ''})" for b in BACKENDS.values()))
+    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND, help="embedding backend: " + ", ".join(
+        f"{b.name} ({b.description}{', default' if b.name == DEFAULT_BACKEND else ''})" for b in BACKENDS.values()))
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
     parser.add_argument("--keep-near-duplicates", action="store_true",
                         help="keep abstracts that nearly repeat an earlier one (other case or spacing, a few words added); "

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from topics.stats.bursts import detect_bursts
-from topics.embedding.backends import Embedder, get_embedder
+from topics.embedding.backends import DEFAULT_BACKEND, Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.distributed import check_per_text, connect, embed_texts_distributed
 from topics.embedding.embed import embed_texts
@@ -263,7 +263,7 @@ def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
 def analyze(
     corpus: pd.DataFrame,
     *,
-    embedder: Embedder | str = "minilm",
+    embedder: Embedder | str = DEFAULT_BACKEND,
     model: TopicModel | None = None,
     embeddings: np.ndarray | None = None,
     years: Sequence[int] | None = None,

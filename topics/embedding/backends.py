@@ -74,6 +74,7 @@ from topics.vectors import unit_rows
 __all__ = [
     "BACKENDS",
     "Backend",
+    "DEFAULT_BACKEND",
     "EXACT_BELOW",
     "Embedder",
     "HashingEmbedder",
@@ -604,6 +605,10 @@ class Backend:
 #: The backends by name, in the order the ``--backend`` help lists them; :func:`register_backend` adds one.
 BACKENDS: dict[str, Backend] = {}
 
+#: The backend used where none is named: by :func:`get_embedder`, :func:`topics.embedding.embed.embed_texts`,
+#: :func:`topics.pipeline.analyze` and the ``topics`` command's ``--backend``.
+DEFAULT_BACKEND = "minilm"
+
 
 def register_backend(backend: Backend) -> Backend:
     """Add ``backend`` to :data:`BACKENDS` (a name already taken is a ``ValueError``); returns it."""
@@ -614,7 +619,7 @@ def register_backend(backend: Backend) -> Backend:
 
 
 for _backend in (
-    Backend("minilm", _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
+    Backend(DEFAULT_BACKEND, _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
     Backend("minilm-fp32", lambda model, n_texts: SentenceTransformerEmbedder(model, precision="fp32"), "exact fp32",
             precision="fp32"),
     Backend("lsa", lambda model, n_texts: LSAEmbedder(), "weightless TF-IDF+SVD", per_text=False),
@@ -633,7 +638,7 @@ def find_backend(name: str) -> Backend:
 
 
 def get_embedder(
-    backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None, n_texts: int | None = None
+    backend: str | Embedder = DEFAULT_BACKEND, *, model: str | os.PathLike[str] | None = None, n_texts: int | None = None
 ) -> Embedder:
     """An embedder by name (:data:`BACKENDS`): ``"minilm"`` (precision "auto"; exact fp32
     for fewer than :data:`EXACT_BELOW` texts when ``n_texts`` says so), ``"minilm-fp32"``
