@@ -68,6 +68,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.registry import find, register
 from topics.text import text_hash
 from topics.vectors import unit_rows
 
@@ -612,10 +613,7 @@ DEFAULT_BACKEND = "minilm"
 
 def register_backend(backend: Backend) -> Backend:
     """Add ``backend`` to :data:`BACKENDS` (a name already taken is a ``ValueError``); returns it."""
-    if backend.name in BACKENDS:
-        raise ValueError(f"an embedding backend named {backend.name!r} exists already")
-    BACKENDS[backend.name] = backend
-    return backend
+    return register(BACKENDS, backend.name, backend, what="embedding backend")
 
 
 for _backend in (
@@ -632,9 +630,7 @@ for _backend in (
 
 def find_backend(name: str) -> Backend:
     """The registered backend called ``name``; a ``ValueError`` naming the choices where there is none."""
-    if name not in BACKENDS:
-        raise ValueError(f"unknown embedding backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    return BACKENDS[name]
+    return find(BACKENDS, name, what="embedding backend")
 
 
 def get_embedder(
