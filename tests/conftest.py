@@ -75,9 +75,10 @@ def sample_minilm(sample_corpus) -> np.ndarray:
     report check and the docs' real-model block read too, so that a fresh machine embeds
     the 90 abstracts once instead of once per test. Tests of embedding or of the cache
     itself embed on their own."""
+    from topics.embedding.backends import DEFAULT_BACKEND
     from topics.pipeline import embedding_texts
 
-    embedder = topics.get_embedder("minilm", n_texts=len(sample_corpus))
+    embedder = topics.get_embedder(DEFAULT_BACKEND, n_texts=len(sample_corpus))
     return topics.embed_texts(embedding_texts(sample_corpus), embedder, cache=True)
 
 
