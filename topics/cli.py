@@ -254,12 +254,13 @@ def _assign(args: argparse.Namespace) -> int:
 def _run_assign(args: argparse.Namespace, start: float) -> int:
     import pandas as pd
 
+    from topics.io.corpus import CORPUS_COLUMNS
     from topics.pipeline import spreadsheet_safe
 
     _, analysis, corpus, embeddings = _saved_analysis_and_papers(args)
     model = analysis.model
     assigned = model.transform(corpus, embeddings)
-    table = corpus[[c for c in ("doc_id", "venue", "year", "title", "abstract", "source", "position") if c in corpus]].copy()
+    table = corpus[[c for c in CORPUS_COLUMNS if c in corpus]].copy()
     for column in ("topic", "topic_label", "confidence", "similarity", "novel"):
         table[column] = assigned[column].to_numpy()
     table["area"] = [model.topic_areas_.get(int(t), -1) for t in table["topic"]]

@@ -695,12 +695,11 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     >>> sorted(written)[:3]
     ['area_comparison', 'areas', 'comparison']
     """
-    from topics.clustering.tables import TOPIC_COLUMNS
+    from topics.clustering.tables import DOCUMENT_COLUMNS, TOPIC_COLUMNS
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    document_cols = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
-                     "confidence", "low_confidence", "area", "area_label"]
+    document_cols = list(DOCUMENT_COLUMNS)
     if analysis.by not in document_cols:
         document_cols.append(analysis.by)
     compares = analysis.comparison.compares  # one year: no comparison tables

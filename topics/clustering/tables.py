@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from topics.clustering.model import TopicModel
+from topics.io.corpus import CORPUS_COLUMNS
 from topics.text import clean_for_terms, paper_title
 from topics.vectors import unit_rows
 
@@ -25,10 +26,8 @@ __all__ = [
     "topic_table",
 ]
 
-DOCUMENT_COLUMNS = [
-    "doc_id", "venue", "year", "title", "abstract", "source", "position",
-    "topic", "topic_label", "confidence", "low_confidence", "area", "area_label",
-]
+#: The documents table's columns: the corpus's (:data:`topics.io.corpus.CORPUS_COLUMNS`), then what the model found.
+DOCUMENT_COLUMNS = [*CORPUS_COLUMNS, "topic", "topic_label", "confidence", "low_confidence", "area", "area_label"]
 #: A paper whose ``confidence`` (share of runs in which it landed in its topic) is below
 #: this is flagged ``low_confidence``: most runs put it elsewhere or nowhere.
 LOW_CONFIDENCE = 0.5
