@@ -154,9 +154,10 @@ def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: boo
     """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache
     (which keeps the last analyses too where ``keeps_analyses``: for report, not evaluate)."""
     from topics.embedding.backends import BACKENDS, DEFAULT_BACKEND
+    from topics.io.datasets import DATASETS
 
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
-    parser.add_argument("--dataset", choices=["sample", "full"], default=None,
+    parser.add_argument("--dataset", choices=DATASETS, default=None,
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
     parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND, help="embedding backend: " + ", ".join(
         f"{b.name} ({b.description}{', default' if b.name == DEFAULT_BACKEND else ''})" for b in BACKENDS.values()))
