@@ -617,7 +617,7 @@ def register_backend(backend: Backend) -> Backend:
 
 
 for _backend in (
-    Backend(DEFAULT_BACKEND, _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
+    Backend("minilm", _minilm, "all-MiniLM-L6-v2, bf16 where the CPU has it natively", variants=("minilm-fp32",)),
     Backend("minilm-fp32", lambda model, n_texts: SentenceTransformerEmbedder(model, precision="fp32"), "exact fp32",
             precision="fp32"),
     Backend("lsa", lambda model, n_texts: LSAEmbedder(), "weightless TF-IDF+SVD", per_text=False),
