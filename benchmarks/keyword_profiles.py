@@ -19,22 +19,19 @@ scored against their keywords by profiles that never saw them
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
+from keyphrases import build_packaged, papers_with_keywords  # benchmarks/keyphrases.py
 from topics.naming.coverage import phrase_key
 from topics.naming.fields import KeywordProfiles, text_terms
 
 HERE = Path(__file__).resolve().parent
-BIGCORPUS = HERE.parent.parent / "shared" / "data" / "bigcorpus.parquet"
 PACKAGED = HERE.parent / "topics" / "data" / "keyword_profiles.tsv.gz"
 
 #: A keyword chosen by fewer papers gets no profile.
@@ -71,13 +68,7 @@ def acronym_map(counts: Counter) -> dict[str, str]:
 
 
 def corpus(exclude=()) -> tuple[list[str], list[list[str]]]:
-    frame = pd.read_parquet(BIGCORPUS, columns=["venue", "year", "title", "abstract", "keywords"])
-    frame["kw"] = frame["keywords"].map(keyword_keys)
-    frame = frame[frame["kw"].map(len) > 0]
-    for venue, year in exclude:
-        frame = frame[~((frame["venue"] == venue) & (frame["year"] == int(year)))]
-    texts = (frame["title"].fillna("") + ". " + frame["abstract"].fillna("")).tolist()
-    keywords = frame["kw"].tolist()
+    texts, keywords = papers_with_keywords(keyword_keys, exclude)
     short = acronym_map(Counter(k for ks in keywords for k in ks))
     return texts, [sorted({short.get(k, k) for k in ks}) for ks in keywords]
 
@@ -132,19 +123,9 @@ def profiles(exclude=()) -> KeywordProfiles:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--exclude", nargs="*", default=[], metavar="VENUE:YEAR")
-    parser.add_argument("-o", "--output", type=Path, default=PACKAGED)
-    args = parser.parse_args()
-    if not BIGCORPUS.exists():
-        print(f"error: {BIGCORPUS} not found", file=sys.stderr)
-        return 2
-    start = time.perf_counter()
-    result = profiles([tuple(item.split(":")) for item in args.exclude])
-    result.write(args.output)
-    print(f"{len(result.keywords):,} keyword profiles over {len(result.terms):,} terms; "
-          f"{time.perf_counter() - start:.0f} s -> {args.output} ({args.output.stat().st_size / 1e6:.2f} MB)")
-    return 0
+    return build_packaged(__doc__.splitlines()[0], PACKAGED, profiles, lambda result, output, seconds: (
+        f"{len(result.keywords):,} keyword profiles over {len(result.terms):,} terms; "
+        f"{seconds:.0f} s -> {output} ({output.stat().st_size / 1e6:.2f} MB)"))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,29 @@ THEMES = {
 FILLER = "study results method approach data show new propose analysis based".split()
 
 
+def synthetic_abstract(rng: np.random.Generator, words: list[str], extra=(), n_extra: int = 0) -> str:
+    """One synthetic abstract: 30 words of a theme's vocabulary (``n_extra`` of them from
+    ``extra`` instead, a sub-theme led by its first two words) and 8 fillers, shuffled."""
+    body = list(rng.choice(words, size=30 - n_extra)) + list(rng.choice(FILLER, size=8))
+    if n_extra:
+        body += list(rng.choice(extra, size=n_extra))
+    rng.shuffle(body)
+    lead = f"{extra[0]} {extra[1]} " if n_extra else ""
+    return lead + " ".join(body) + "."
+
+
+def synthetic_corpus(rows: list[dict], prefix: str) -> pd.DataFrame:
+    """The rows as a corpus: ids ``<prefix>0``, ``<prefix>1``, ... in order, venue TEST,
+    no titles, source "synthetic", positions from 1."""
+    frame = pd.DataFrame(rows)
+    frame.insert(0, "doc_id", [f"{prefix}{i}" for i in range(len(frame))])
+    frame.insert(1, "venue", "TEST")
+    frame.insert(3, "title", "")
+    frame["source"] = "synthetic"
+    frame["position"] = range(1, len(frame) + 1)
+    return frame
+
+
 def make_theme_corpus(n_per_theme: int = 15, seed: int = 0, years=(2024, 2025)) -> pd.DataFrame:
     """Documents drawn from four disjoint vocabularies, with the theme kept as ``theme``."""
     rng = np.random.default_rng(seed)
@@ -25,16 +48,8 @@ def make_theme_corpus(n_per_theme: int = 15, seed: int = 0, years=(2024, 2025)) 
     for theme, vocab in THEMES.items():
         words = vocab.split()
         for i in range(n_per_theme):
-            body = list(rng.choice(words, size=30)) + list(rng.choice(FILLER, size=8))
-            rng.shuffle(body)
-            rows.append({"abstract": " ".join(body) + ".", "year": years[i % len(years)], "theme": theme})
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "doc_id", [f"d{i}" for i in range(len(frame))])
-    frame.insert(1, "venue", "TEST")
-    frame.insert(3, "title", "")
-    frame["source"] = "synthetic"
-    frame["position"] = range(1, len(frame) + 1)
-    return frame
+            rows.append({"abstract": synthetic_abstract(rng, words), "year": years[i % len(years)], "theme": theme})
+    return synthetic_corpus(rows, "d")
 
 
 @pytest.fixture(scope="session")
@@ -60,9 +75,10 @@ def sample_minilm(sample_corpus) -> np.ndarray:
     report check and the docs' real-model block read too, so that a fresh machine embeds
     the 90 abstracts once instead of once per test. Tests of embedding or of the cache
     itself embed on their own."""
+    from topics.embedding.backends import DEFAULT_BACKEND
     from topics.pipeline import embedding_texts
 
-    embedder = topics.get_embedder("minilm", n_texts=len(sample_corpus))
+    embedder = topics.get_embedder(DEFAULT_BACKEND, n_texts=len(sample_corpus))
     return topics.embed_texts(embedding_texts(sample_corpus), embedder, cache=True)
 
 
@@ -174,17 +190,9 @@ def make_trend_corpus(seed: int = 0, n_per_year=(30, 12, 40, 50, 60)) -> pd.Data
         for theme, k in zip(weights, rng.multinomial(n, p / p.sum())):
             words = THEMES[theme].split()
             for _ in range(k):
-                body = list(rng.choice(words, size=30)) + list(rng.choice(FILLER, size=8))
-                rng.shuffle(body)
-                rows.append({"abstract": " ".join(body) + ".", "year": year, "theme": theme,
+                rows.append({"abstract": synthetic_abstract(rng, words), "year": year, "theme": theme,
                              "status": rng.choice(["Oral", "Poster", "Spotlight"], p=[0.1, 0.7, 0.2])})
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "doc_id", [f"t{i}" for i in range(len(frame))])
-    frame.insert(1, "venue", "TEST")
-    frame.insert(3, "title", "")
-    frame["source"] = "synthetic"
-    frame["position"] = range(1, len(frame) + 1)
-    return frame[["doc_id", "venue", "year", "title", "abstract", "source", "position", "theme", "status"]]
+    return synthetic_corpus(rows, "t")[["doc_id", "venue", "year", "title", "abstract", "source", "position", "theme", "status"]]
 
 
 @pytest.fixture(scope="session")
@@ -249,27 +257,14 @@ def make_planted_years(seed=0, per_theme=24, years=(2021, 2022, 2023)):
     rng = np.random.default_rng(seed)
     names = list(THEMES)
     rows = []
-    def paper(words, extra=(), n_extra=0):
-        body = list(rng.choice(words, size=30 - n_extra)) + list(rng.choice(FILLER, size=8))
-        if n_extra:
-            body += list(rng.choice(extra, size=n_extra))
-        rng.shuffle(body)
-        lead = f"{extra[0]} {extra[1]} " if n_extra else ""
-        return lead + " ".join(body) + "."
     for year in years:
         for k, theme in enumerate(names):
             words = THEMES[theme].split()
             for i in range(per_theme):
                 sub = k == 1 and i < per_theme // 3
-                rows.append({"abstract": paper(words, POOL, 10 if sub else 0), "year": year, "theme": theme + (" pooling" if sub else "")})
+                rows.append({"abstract": synthetic_abstract(rng, words, POOL, 10 if sub else 0), "year": year, "theme": theme + (" pooling" if sub else "")})
         if year == years[-1]:
             words = THEMES[names[0]].split()
             for i in range(per_theme // 2 + 4):
-                rows.append({"abstract": paper(words, FLOW, 12), "year": year, "theme": names[0] + " flow"})
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "doc_id", [f"d{i}" for i in range(len(frame))])
-    frame.insert(1, "venue", "TEST")
-    frame.insert(3, "title", "")
-    frame["source"] = "synthetic"
-    frame["position"] = range(1, len(frame) + 1)
-    return frame
+                rows.append({"abstract": synthetic_abstract(rng, words, FLOW, 12), "year": year, "theme": names[0] + " flow"})
+    return synthetic_corpus(rows, "d")

@@ -142,6 +142,14 @@ def test_summary_is_printed(tmp_path, capsys):
         ({"h.txt": "Papers\n\nAn abstract."}, ["h.txt"], "names no year"),
         ({"t.csv": "title,year\nT,2024\n"}, ["t.csv"], "no 'abstract' column"),
         ({}, ["--stability-seeds", "-1"], "--stability-seeds must be 0 or more"),
+        # themes
+        ({}, ["--theme", " "], "--theme needs a non-empty name"),
+        ({"t.toml": "[[themes]\nname = 1"}, ["--themes", "t.toml"], "t.toml: not valid TOML"),
+        ({"t.yaml": "themes: [a, b\n  - c: :"}, ["--themes", "t.yaml"], "t.yaml: not valid YAML"),
+        ({"t.toml": '[[themes]]\nname = "x"\nexamples = ["no-such-id"]\n'}, ["--themes", "t.toml"],
+         "example 'no-such-id' is neither a paper id nor a title"),
+        ({}, ["--themes", "missing.toml"], "missing.toml"),
+        ({}, ["--theme", "optimal transport", "--theme", "Optimal Transport"], "given more than once"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, files, args, message):
@@ -321,27 +329,6 @@ def test_themes_on_bundled_files(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "Self-supervised learning" in printed and "wrote " + str(tmp_path / "t" / "themes.csv") in printed
     assert 'id="themes"' in (tmp_path / "r.html").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize(
-    "files, args, message",
-    [
-        ({}, ["--theme", " "], "--theme needs a non-empty name"),
-        ({"t.toml": "[[themes]\nname = 1"}, ["--themes", "t.toml"], "t.toml: not valid TOML"),
-        ({"t.yaml": "themes: [a, b\n  - c: :"}, ["--themes", "t.yaml"], "t.yaml: not valid YAML"),
-        ({"t.toml": '[[themes]]\nname = "x"\nexamples = ["no-such-id"]\n'}, ["--themes", "t.toml"],
-         "example 'no-such-id' is neither a paper id nor a title"),
-        ({}, ["--themes", "missing.toml"], "missing.toml"),
-        ({}, ["--theme", "optimal transport", "--theme", "Optimal Transport"], "given more than once"),
-    ],
-)
-def test_bad_themes_exit_2_with_one_line(tmp_path, monkeypatch, capsys, files, args, message):
-    monkeypatch.chdir(tmp_path)
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
-    err = capsys.readouterr().err.strip()
-    assert message in err and err.startswith("topics: error:") and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("how", ["flag", "env"])

@@ -153,14 +153,14 @@ def _add_update_command(sub) -> None:
 def _add_input_arguments(parser: argparse.ArgumentParser, *, keeps_analyses: bool = True) -> None:
     """What both commands read and how they embed it: INPUT, --dataset, --backend, --model, the cache
     (which keeps the last analyses too where ``keeps_analyses``: for report, not evaluate)."""
-    from topics.embedding.backends import BACKENDS
+    from topics.embedding.backends import BACKENDS, DEFAULT_BACKEND
+    from topics.io.datasets import DATASETS
 
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="paper-list .txt files, CSV/JSONL/Parquet tables, or folders")
-    parser.add_argument("--dataset", choices=["sample", "full"], default=None,
+    parser.add_argument("--dataset", choices=DATASETS, default=None,
                         help="bundled data when no INPUT is given: 'sample' (90 abstracts, default) or 'full' (4,364)")
-    default = "minilm"
-    parser.add_argument("--backend", choices=BACKENDS, default=default, help="embedding backend: " + ", ".join(
-        f"{b.name} ({b.description}{', default' if b.name == default else ''})" for b in BACKENDS.values()))
+    parser.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND, help="embedding backend: " + ", ".join(
+        f"{b.name} ({b.description}{', default' if b.name == DEFAULT_BACKEND else ''})" for b in BACKENDS.values()))
     parser.add_argument("--model", default=None, help="local folder or hub name of a sentence-transformers model (minilm backends; static distils from it)")
     parser.add_argument("--keep-near-duplicates", action="store_true",
                         help="keep abstracts that nearly repeat an earlier one (other case or spacing, a few words added); "
@@ -201,11 +201,10 @@ def _load(args: argparse.Namespace):
 def _evaluate(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from topics.embedding.embed import embed_texts
     from topics.embedding.backends import get_embedder
     from topics.evaluate import describe_evaluation, evaluate_model, evaluate_plain_bertopic
     from topics.clustering.model import TopicModel
-    from topics.pipeline import embedding_texts, spreadsheet_safe
+    from topics.pipeline import spreadsheet_safe
 
     if args.refits < 0:
         raise ValueError(f"--refits must be 0 or more, got {args.refits}")
@@ -220,8 +219,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.labels_column is not None and args.labels_column not in corpus:
         raise ValueError(f"no column {args.labels_column!r} in {described}; columns are {', '.join(map(str, corpus.columns))}")
     embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
-    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    embeddings = _embedded(args, corpus, embedder)
     seeds = list(range(args.seed + 1, args.seed + 1 + args.refits))
     options = {"random_state": args.seed} | ({"n_runs": args.runs} if args.runs else {})
     model = TopicModel(**options).fit(corpus, embeddings)
@@ -257,19 +255,13 @@ def _assign(args: argparse.Namespace) -> int:
 def _run_assign(args: argparse.Namespace, start: float) -> int:
     import pandas as pd
 
-    from topics.embedding.embed import embed_texts
-    from topics.io.corpus import read_corpus
-    from topics.pipeline import embedding_texts, spreadsheet_safe
-    from topics.store import load
+    from topics.io.corpus import CORPUS_COLUMNS
+    from topics.pipeline import spreadsheet_safe
 
-    _, embedder = _saved_embedder(args.model_dir)
-    corpus = read_corpus(args.inputs)
-    analysis = load(args.model_dir)
-    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    _, analysis, corpus, embeddings = _saved_analysis_and_papers(args)
     model = analysis.model
     assigned = model.transform(corpus, embeddings)
-    table = corpus[[c for c in ("doc_id", "venue", "year", "title", "abstract", "source", "position") if c in corpus]].copy()
+    table = corpus[[c for c in CORPUS_COLUMNS if c in corpus]].copy()
     for column in ("topic", "topic_label", "confidence", "similarity", "novel"):
         table[column] = assigned[column].to_numpy()
     table["area"] = [model.topic_areas_.get(int(t), -1) for t in table["topic"]]
@@ -307,6 +299,31 @@ def _run_assign(args: argparse.Namespace, start: float) -> int:
         print(f"wrote {path}")
     print(f"done in {time.perf_counter() - start:.1f} s")
     return 0
+
+
+def _cache(args: argparse.Namespace):
+    """The ``cache`` argument --cache-dir and --no-cache ask for: ``False``, a folder, or ``True`` (the default one)."""
+    return False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+
+
+def _embedded(args: argparse.Namespace, corpus, embedder):
+    """The corpus's embeddings, through the cache --cache-dir and --no-cache ask for, with a progress bar unless -q."""
+    from topics.embedding.embed import embed_texts
+    from topics.pipeline import embedding_texts
+
+    return embed_texts(embedding_texts(corpus), embedder, cache=_cache(args), show_progress=not args.quiet)
+
+
+def _saved_analysis_and_papers(args: argparse.Namespace) -> tuple:
+    """What ``assign`` and ``update`` start from: the saved analysis's ``about``, the
+    analysis, the papers of INPUT and their embeddings, made as the saved ones were."""
+    from topics.io.corpus import read_corpus
+    from topics.store import load
+
+    about, embedder = _saved_embedder(args.model_dir)
+    corpus = read_corpus(args.inputs)
+    analysis = load(args.model_dir)
+    return about, analysis, corpus, _embedded(args, corpus, embedder)
 
 
 def _saved_embedder(model_dir: Path):
@@ -355,18 +372,12 @@ def _update(args: argparse.Namespace) -> int:
 
 
 def _run_update(args: argparse.Namespace, start: float, created: list[Path]) -> int:
-    from topics.embedding.embed import embed_texts
-    from topics.io.corpus import read_corpus
-    from topics.pipeline import embedding_texts, write_tables
+    from topics.pipeline import write_tables
     from topics.report.render import write_report
-    from topics.store import load, save
+    from topics.store import save
     from topics.update import update
 
-    about, embedder = _saved_embedder(args.model_dir)
-    corpus = read_corpus(args.inputs)
-    analysis = load(args.model_dir)
-    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
-    embeddings = embed_texts(embedding_texts(corpus), embedder, cache=cache, show_progress=not args.quiet)
+    about, analysis, corpus, embeddings = _saved_analysis_and_papers(args)
     updated = update(analysis, corpus, embeddings, min_cluster_size=args.min_cluster_size)
     described = f"{about.get('dataset', args.model_dir)}; added: {', '.join(str(p) for p in args.inputs)}"
     caveats = tuple(about.get("caveats", ()))
@@ -469,7 +480,7 @@ def _fitted_analysis(args: argparse.Namespace, themes: tuple, created: list[Path
     _check_min_cluster_size(args.min_cluster_size, len(corpus))
     groups = _groups(corpus, args.by, args.groups)
     embedder = get_embedder(args.backend, model=args.model, n_texts=len(corpus))
-    cache = False if args.no_cache else (args.cache_dir if args.cache_dir else True)
+    cache = _cache(args)
     scheduler = args.dask_scheduler or _scheduler_from_env()
     model = TopicModel(reduce_outliers=args.reduce_outliers, min_cluster_size=args.min_cluster_size)  # its seed: analyze's
     if args.output is None:  # the default name needs the comparison, its folder does not

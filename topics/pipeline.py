@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from topics.stats.bursts import detect_bursts
-from topics.embedding.backends import Embedder, get_embedder
+from topics.embedding.backends import DEFAULT_BACKEND, Embedder, get_embedder
 from topics.embedding.cache import EmbeddingCache
 from topics.embedding.distributed import check_per_text, connect, embed_texts_distributed
 from topics.embedding.embed import embed_texts
@@ -263,7 +263,7 @@ def embedding_texts(corpus: pd.DataFrame, *, titles: bool = True) -> list[str]:
 def analyze(
     corpus: pd.DataFrame,
     *,
-    embedder: Embedder | str = "minilm",
+    embedder: Embedder | str = DEFAULT_BACKEND,
     model: TopicModel | None = None,
     embeddings: np.ndarray | None = None,
     years: Sequence[int] | None = None,
@@ -695,12 +695,11 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     >>> sorted(written)[:3]
     ['area_comparison', 'areas', 'comparison']
     """
-    from topics.clustering.tables import TOPIC_COLUMNS
+    from topics.clustering.tables import DOCUMENT_COLUMNS, TOPIC_COLUMNS
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    document_cols = ["doc_id", "venue", "year", "title", "abstract", "source", "position", "topic", "topic_label",
-                     "confidence", "low_confidence", "area", "area_label"]
+    document_cols = list(DOCUMENT_COLUMNS)
     if analysis.by not in document_cols:
         document_cols.append(analysis.by)
     compares = analysis.comparison.compares  # one year: no comparison tables

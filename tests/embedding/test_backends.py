@@ -278,6 +278,21 @@ def test_the_registry_names_every_backend_once_with_what_the_cli_needs():
         backends.register_backend(backends.Backend("hashing", lambda model, n_texts: HashingEmbedder(), "again"))
 
 
+def test_one_default_backend_is_the_default_of_every_function_and_of_the_cli():
+    """The default backend's name is written once (``DEFAULT_BACKEND``) and read everywhere else."""
+    import inspect
+
+    from topics.cli import build_parser
+    from topics.embedding.distributed import embed_texts_distributed
+    from topics.pipeline import analyze
+
+    assert backends.DEFAULT_BACKEND in backends.BACKENDS
+    defaults = [inspect.signature(get_embedder).parameters["backend"].default] + [
+        inspect.signature(f).parameters["embedder"].default for f in (embed_texts, embed_texts_distributed, analyze)]
+    assert defaults == [backends.DEFAULT_BACKEND] * 4
+    assert build_parser().parse_args(["report"]).backend == backends.DEFAULT_BACKEND
+
+
 def test_a_saved_analysis_is_embedded_again_at_the_precision_its_fingerprint_names(monkeypatch):
     monkeypatch.setattr(backends, "native_bf16", lambda: True)  # "minilm" would run in bf16 here
     exact = backends.get_embedder("minilm-fp32").fingerprint()

@@ -26,7 +26,7 @@ def test_a_chart_without_a_guide_cannot_be_declared():
         Chart("bare", lambda analysis: go.Figure(), "")
     with pytest.raises(ValueError, match="needs a key"):
         Chart("", lambda analysis: go.Figure(), "A guide.")
-    with pytest.raises(ValueError, match="exists already"):
+    with pytest.raises(ValueError, match="chart 'map' exists already"):
         register_chart(Chart("map", lambda analysis: go.Figure(), "Another map."))
 
 

@@ -136,9 +136,9 @@ class _Toy(TwoGroups):
 
 def test_a_kind_without_a_view_is_named_and_a_kind_is_registered_once(two, monkeypatch):
     toy = _Toy(**two.__dict__)
-    with pytest.raises(ValueError, match="no view of comparisons of kind 'toy_kind'"):
+    with pytest.raises(ValueError, match="kind of comparison 'toy_kind'; the report has no view of it"):
         title(toy, "ICLR")
     monkeypatch.setitem(KINDS, "toy_kind", ComparisonView("toy_kind", lambda c: "Toy?", title=lambda c, venue: f"{venue} toy"))
     assert title(toy, "ICLR") == "ICLR toy" and file_stem(toy, "iclr") == "iclr-by-year" and kinds.rows(toy) == []
-    with pytest.raises(ValueError, match="already"):
+    with pytest.raises(ValueError, match="kind of comparison 'toy_kind' exists already"):
         register_kind(ComparisonView("toy_kind", lambda c: ""))

@@ -42,21 +42,27 @@ def trending():
     return corpus, embeddings, model, comparison
 
 
-def test_ward_topics_are_not_refitted_for_each_seed(trending, monkeypatch):
-    """Ward's topics do not depend on the seed: the table is what refits would give, without them."""
+def _without_full_refits(model, corpus, embeddings, comparison, monkeypatch):
+    """:func:`seed_stability` over seeds 1 and 2 with ``TopicModel.fit`` forbidden (an
+    AssertionError if it runs), and the table that full refits with those seeds give."""
     from sklearn.base import clone
 
-    corpus, embeddings, _, _ = trending
-    model = TopicModel(method="ward", random_state=0).fit(corpus, embeddings)
-    comparison = compare_years(document_table(model, corpus), 2024, 2025)
     refits = [clone(model).set_params(random_state=s).fit(corpus, embeddings) for s in (1, 2)]
     expected = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2), refits=refits)
 
     def no_fit(self, *args, **kwargs):
-        raise AssertionError("refitted")
+        raise AssertionError("a full refit ran")
 
     monkeypatch.setattr(TopicModel, "fit", no_fit)
-    table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    return seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2)), expected
+
+
+def test_ward_topics_are_not_refitted_for_each_seed(trending, monkeypatch):
+    """Ward's topics do not depend on the seed: the table is what refits would give, without them."""
+    corpus, embeddings, _, _ = trending
+    model = TopicModel(method="ward", random_state=0).fit(corpus, embeddings)
+    comparison = compare_years(document_table(model, corpus), 2024, 2025)
+    table, expected = _without_full_refits(model, corpus, embeddings, comparison, monkeypatch)
     pd.testing.assert_frame_equal(table, expected)
     assert {k: v for k, v in table.attrs.items() if k != "refitted"} == {k: v for k, v in expected.attrs.items() if k != "refitted"}
     assert table["stable"].all()
@@ -193,16 +199,7 @@ def test_refits_count_topics_without_naming_them(trending, monkeypatch):
     """Issue 40: a refit's topics are only aligned with the reference's, never named, so
     seed_stability fits labels only (``TopicModel.fit_labels``); the table is the one that
     full refits give."""
-    from sklearn.base import clone
-
     corpus, embeddings, model, comparison = trending
-    refits = [clone(model).set_params(random_state=s).fit(corpus, embeddings) for s in (1, 2)]
-    expected = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2), refits=refits)
-
-    def no_fit(self, *args, **kwargs):
-        raise AssertionError("a full refit ran")
-
-    monkeypatch.setattr(TopicModel, "fit", no_fit)
-    table = seed_stability(model, corpus, embeddings, comparison, seeds=(1, 2))
+    table, expected = _without_full_refits(model, corpus, embeddings, comparison, monkeypatch)
     pd.testing.assert_frame_equal(table, expected)
     assert table.attrs == expected.attrs and refits_ran(table)

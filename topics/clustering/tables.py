@@ -12,6 +12,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from topics.clustering.model import TopicModel
+from topics.io.corpus import CORPUS_COLUMNS
 from topics.text import clean_for_terms, paper_title
 from topics.vectors import unit_rows
 
@@ -25,10 +26,8 @@ __all__ = [
     "topic_table",
 ]
 
-DOCUMENT_COLUMNS = [
-    "doc_id", "venue", "year", "title", "abstract", "source", "position",
-    "topic", "topic_label", "confidence", "low_confidence", "area", "area_label",
-]
+#: The documents table's columns: the corpus's (:data:`topics.io.corpus.CORPUS_COLUMNS`), then what the model found.
+DOCUMENT_COLUMNS = [*CORPUS_COLUMNS, "topic", "topic_label", "confidence", "low_confidence", "area", "area_label"]
 #: A paper whose ``confidence`` (share of runs in which it landed in its topic) is below
 #: this is flagged ``low_confidence``: most runs put it elsewhere or nowhere.
 LOW_CONFIDENCE = 0.5
@@ -99,6 +98,19 @@ def _typical_titles(model: TopicModel, corpus: pd.DataFrame | None, topic: int, 
     return " | ".join(titles)
 
 
+def _name_columns(model: TopicModel, level: str, key: int) -> dict:
+    """What a topic's or an area's table says of its name (``level``: "topic" or "area"):
+    ``label``, ``name_coverage`` (NaN where not measured), ``mixed`` and ``transferred``,
+    read from the model's ``<level>_names_``, ``<level>_name_coverage_``, ``<level>_mixed_``
+    and ``<level>_transferred_`` (a model without it: nothing transferred)."""
+    return {
+        "label": getattr(model, f"{level}_names_")[key],
+        "name_coverage": getattr(model, f"{level}_name_coverage_").get(key, float("nan")),
+        "mixed": bool(getattr(model, f"{level}_mixed_").get(key, False)),
+        "transferred": bool(getattr(model, f"{level}_transferred_", {}).get(key, False)),
+    }
+
+
 def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per topic, outliers (-1) first, then by size.
 
@@ -142,10 +154,7 @@ def topic_table(model: TopicModel, corpus: pd.DataFrame | None = None) -> pd.Dat
         rows.append(
             {
                 "topic": t,
-                "label": model.topic_names_[t],
-                "name_coverage": model.topic_name_coverage_.get(t, float("nan")),
-                "mixed": bool(model.topic_mixed_.get(t, False)),
-                "transferred": bool(getattr(model, "topic_transferred_", {}).get(t, False)),
+                **_name_columns(model, "topic", t),
                 "area": model.topic_areas_.get(t, -1),
                 "area_label": model.area_names_.get(model.topic_areas_.get(t, -1), ""),
                 "n_docs": int(members.sum()),
@@ -197,10 +206,7 @@ def area_table(model: TopicModel) -> pd.DataFrame:
         rows.append(
             {
                 "area": a,
-                "label": model.area_names_[a],
-                "name_coverage": model.area_name_coverage_.get(a, float("nan")),
-                "mixed": bool(model.area_mixed_.get(a, False)),
-                "transferred": bool(getattr(model, "area_transferred_", {}).get(a, False)),
+                **_name_columns(model, "area", a),
                 "n_topics": len([t for t in members if t != -1]),
                 "n_docs": int((doc_areas == a).sum()),
                 "share": float((doc_areas == a).mean()),

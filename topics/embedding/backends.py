@@ -68,12 +68,14 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from topics.embedding.weights import EmbeddingError, resolve_model
+from topics.registry import find, register
 from topics.text import text_hash
 from topics.vectors import unit_rows
 
 __all__ = [
     "BACKENDS",
     "Backend",
+    "DEFAULT_BACKEND",
     "EXACT_BELOW",
     "Embedder",
     "HashingEmbedder",
@@ -604,13 +606,14 @@ class Backend:
 #: The backends by name, in the order the ``--backend`` help lists them; :func:`register_backend` adds one.
 BACKENDS: dict[str, Backend] = {}
 
+#: The backend used where none is named: by :func:`get_embedder`, :func:`topics.embedding.embed.embed_texts`,
+#: :func:`topics.pipeline.analyze` and the ``topics`` command's ``--backend``.
+DEFAULT_BACKEND = "minilm"
+
 
 def register_backend(backend: Backend) -> Backend:
     """Add ``backend`` to :data:`BACKENDS` (a name already taken is a ``ValueError``); returns it."""
-    if backend.name in BACKENDS:
-        raise ValueError(f"an embedding backend named {backend.name!r} exists already")
-    BACKENDS[backend.name] = backend
-    return backend
+    return register(BACKENDS, backend.name, backend, what="embedding backend")
 
 
 for _backend in (
@@ -627,13 +630,11 @@ for _backend in (
 
 def find_backend(name: str) -> Backend:
     """The registered backend called ``name``; a ``ValueError`` naming the choices where there is none."""
-    if name not in BACKENDS:
-        raise ValueError(f"unknown embedding backend {name!r}; choose one of {', '.join(BACKENDS)}")
-    return BACKENDS[name]
+    return find(BACKENDS, name, what="embedding backend")
 
 
 def get_embedder(
-    backend: str | Embedder = "minilm", *, model: str | os.PathLike[str] | None = None, n_texts: int | None = None
+    backend: str | Embedder = DEFAULT_BACKEND, *, model: str | os.PathLike[str] | None = None, n_texts: int | None = None
 ) -> Embedder:
     """An embedder by name (:data:`BACKENDS`): ``"minilm"`` (precision "auto"; exact fp32
     for fewer than :data:`EXACT_BELOW` texts when ``n_texts`` says so), ``"minilm-fp32"``

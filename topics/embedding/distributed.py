@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from topics.embedding.backends import Embedder, SentenceTransformerEmbedder
+from topics.embedding.backends import DEFAULT_BACKEND, Embedder, SentenceTransformerEmbedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.embed import check_inputs, chunk_size_from_env, chunked, progress_bar
 from topics.embedding.weights import EmbeddingError
@@ -137,7 +137,7 @@ def connect(scheduler):
 
 def embed_texts_distributed(
     texts: Sequence[str],
-    embedder: Embedder | str = "minilm",
+    embedder: Embedder | str = DEFAULT_BACKEND,
     *,
     scheduler,
     cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,

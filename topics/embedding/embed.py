@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from topics.embedding.backends import PRECISIONS, Embedder, find_backend, get_embedder
+from topics.embedding.backends import DEFAULT_BACKEND, PRECISIONS, Embedder, find_backend, get_embedder
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.weights import EmbeddingError
 
@@ -147,7 +147,7 @@ def check_inputs(embedder, texts: Sequence[str], chunk_size) -> tuple[Embedder, 
 
 def embed_texts(
     texts: Sequence[str],
-    embedder: Embedder | str = "minilm",
+    embedder: Embedder | str = DEFAULT_BACKEND,
     *,
     cache: EmbeddingCache | str | os.PathLike[str] | None | bool = True,
     show_progress: bool = False,

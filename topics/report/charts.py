@@ -21,6 +21,7 @@ import numpy as np
 from topics import figures
 from topics.clustering.neighbors import place_again
 from topics.pipeline import Analysis
+from topics.registry import register
 from topics.report.kinds import KINDS
 from topics.report.sections import new_in_year_section
 from topics.stats.density import growth_peaks, year_density
@@ -98,14 +99,11 @@ CHARTS: dict[str, Chart] = {}
 def register_chart(chart: Chart) -> Chart:
     """Add ``chart`` to :data:`CHARTS` (a key already taken, or a kind of comparison that no
     view declares in :data:`topics.report.kinds.KINDS`, is a ``ValueError``); returns it."""
-    if chart.key in CHARTS:
-        raise ValueError(f"a chart with key {chart.key!r} exists already")
     unknown = sorted(set(chart.kinds or ()) - set(KINDS))
     if unknown:
         raise ValueError(f"chart {chart.key!r} is shown for {', '.join(map(repr, unknown))}, which no kind of comparison "
                          f"is (register_kind declares one; the kinds: {', '.join(KINDS)})")
-    CHARTS[chart.key] = chart
-    return chart
+    return register(CHARTS, chart.key, chart, what="chart")
 
 
 def charts_for(kind: str) -> list[Chart]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from topics.registry import find, register
 from topics.stats.comparison import Comparison
 
 __all__ = ["KINDS", "ComparisonView", "file_stem", "register_kind", "rows", "tag", "title", "view"]
@@ -75,21 +76,17 @@ class ComparisonView:
 
 #: The report's view of each kind of comparison by ``Comparison.kind``; :func:`register_kind` adds one.
 KINDS: dict[str, ComparisonView] = {}
+_WHAT = "kind of comparison"
 
 
 def register_kind(shown: ComparisonView) -> ComparisonView:
     """Add ``shown`` to :data:`KINDS` (a kind already there is a ``ValueError``); returns it."""
-    if shown.kind in KINDS:
-        raise ValueError(f"the report shows comparisons of kind {shown.kind!r} already")
-    KINDS[shown.kind] = shown
-    return shown
+    return register(KINDS, shown.kind, shown, what=_WHAT)
 
 
 def view(comparison: Comparison) -> ComparisonView:
     """How the report shows ``comparison``; a ``ValueError`` for a kind no view is registered for."""
-    if comparison.kind not in KINDS:
-        raise ValueError(f"the report has no view of comparisons of kind {comparison.kind!r}; register one (register_kind)")
-    return KINDS[comparison.kind]
+    return find(KINDS, comparison.kind, what=_WHAT, fix="the report has no view of it: register one (register_kind)")
 
 
 def rows(comparison: Comparison, *, stability: pd.DataFrame | None = None, bursts: pd.DataFrame | None = None) -> list[dict]:
