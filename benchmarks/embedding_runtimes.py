@@ -192,8 +192,9 @@ def embed_full(runtime: str, out: Path) -> None:
     np.save(out, vectors)
 
 
-def fit(vectors: Path, out: Path, runtime: str, seed: int = 0) -> None:
-    """Consensus topics (``seed``), their names, the 2024-vs-2025 comparison and theme members."""
+def fit(vectors: Path, out: Path, runtime: str, seed: int = 0, pool: int | None = None, n_jobs: int = -1) -> None:
+    """Consensus topics (``seed``; ``pool``: ``TopicModel(neighbor_pool=...)``), their names, the
+    2024-vs-2025 comparison and theme members."""
     import pandas as pd
 
     import topics
@@ -203,14 +204,17 @@ def fit(vectors: Path, out: Path, runtime: str, seed: int = 0) -> None:
     from topics.themes.tracking import track
 
     corpus, embeddings = iclr_full(), np.load(vectors)
-    model = topics.TopicModel(random_state=seed).fit(corpus, embeddings)
+    start = time.perf_counter()
+    model = topics.TopicModel(random_state=seed, neighbor_pool=pool, n_jobs=n_jobs).fit(corpus, embeddings)
+    seconds = time.perf_counter() - start
     documents = pd.DataFrame({"year": corpus["year"].to_numpy(), "topic": model.labels_})
     comparison = compare_years(documents, 2024, 2025)
     themes = list(dict.fromkeys(pd.read_csv(HERE.parent / "tests" / "data" / "theme_check.csv")["theme"]))
     name, precision = runtime.rsplit("-", 1)
     tracking = track(corpus, embeddings, themes, embedder=SentenceTransformerEmbedder(precision=precision, runtime=name))
     members = tracking.members
-    saved = {"seed": seed, "runtime": runtime, "labels": model.labels_, "names": dict(model.topic_names_), "comparison": comparison,
+    saved = {"seed": seed, "runtime": runtime, "pool": pool, "seconds": seconds, "labels": model.labels_, "names": dict(model.topic_names_),
+             "terms": {t: [w for w, _ in terms] for t, terms in model.topic_terms_.items()}, "comparison": comparison,
              "themes": {t: set(members.loc[members["theme"] == t, "doc_id"]) for t in themes}}
     out.write_bytes(pickle.dumps(saved))
 
@@ -381,6 +385,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fit", metavar="VECTORS", type=Path, help="fit the full lists on these vectors (.npy)")
     parser.add_argument("--runtime", default="torch-bf16", help="with --fit: the runtime that embeds the themes' queries")
     parser.add_argument("--seed", type=int, default=0, help="with --fit: the consensus fit's random state (default 0)")
+    parser.add_argument("--pool", type=int, help="with --fit: TopicModel(neighbor_pool=...); default the exact graph")
+    parser.add_argument("--jobs", type=int, default=-1, help="with --fit: processes of the consensus runs (default every core)")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="FIT", help="the reference fit, then the others")
     parser.add_argument("--table", nargs="+", metavar="GROUP=FIT,FIT", help="the equivalence table over groups of fits "
                         "(seeds read from the fits): today=a.pkl,b.pkl openvino-bf16=c.pkl,... (the first group is today's)")
@@ -397,7 +403,7 @@ def main(argv=None) -> int:
     elif args.embed:
         embed_full(args.embed, args.out)
     elif args.fit:
-        fit(args.fit, args.out, args.runtime, args.seed)
+        fit(args.fit, args.out, args.runtime, args.seed, args.pool, args.jobs)
     elif args.compare:
         compare(args.compare[0], args.compare[1:])
     elif args.diagnose:

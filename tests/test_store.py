@@ -309,3 +309,15 @@ def test_what_is_new_is_saved_and_loaded(tmp_path):
     for name in ("emerging", "rising"):
         assert first[name].read_bytes() == second[name].read_bytes(), name
     assert topics.render_report(analysis) == topics.render_report(loaded)
+
+
+def test_the_neighbour_pool_is_saved_and_older_folders_without_it_load(copy):
+    """Issue 40: ``TopicModel(neighbor_pool=...)`` is a saved parameter; a folder saved before
+    it existed loads as the exact graph (``None``)."""
+    assert load(copy).model.get_params()["neighbor_pool"] is None
+    _edit_document(copy, lambda d: d["model"]["$model"]["params"].update(neighbor_pool=16))
+    _rehash(copy)
+    assert load(copy).model.neighbor_pool == 16
+    _edit_document(copy, lambda d: d["model"]["$model"]["params"].pop("neighbor_pool"))
+    _rehash(copy)
+    assert load(copy).model.neighbor_pool is None

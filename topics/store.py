@@ -336,6 +336,7 @@ class SavedParams(BaseModel):
     n_runs: Count
     n_epochs: Count
     resolution: Annotated[float, Field(gt=0)]
+    neighbor_pool: Count | None = None  # absent from analyses saved before it existed
     outlier_share: Share
     reduce_outliers: bool
     n_areas: Count | None

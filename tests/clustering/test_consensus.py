@@ -172,3 +172,23 @@ def test_the_runs_log_one_line_not_one_per_run(caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "topics.clustering.consensus" and r.levelno == logging.INFO]
     assert len(lines) == 1 and lines[0].startswith("4 runs: ")
     assert not any("run with seed" in r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)
+
+
+def test_a_neighbour_pool_gives_each_run_its_own_graph_and_repeatable_topics():
+    """Issue 40: with ``neighbor_pool`` each run's UMAP sees neighbours drawn by its seed, so
+    the runs differ from the exact graph's; the same seed gives the same runs and topics (in
+    one process or two), and the co-association and outliers stay on the exact graph."""
+    truth, points = _planted(seed=5, n_groups=4, per_group=50)
+    kwargs = dict(n_runs=3, n_neighbors=10, min_cluster_size=10, random_state=1)
+    pooled = ConsensusClusterer(neighbor_pool=16, n_jobs=1, **kwargs).fit(points)
+    again = ConsensusClusterer(neighbor_pool=16, n_jobs=2, **kwargs).fit(points)
+    exact = ConsensusClusterer(n_jobs=1, **kwargs).fit(points)
+    np.testing.assert_array_equal(pooled.runs_, again.runs_)
+    np.testing.assert_array_equal(pooled.labels_, again.labels_)
+    assert not np.array_equal(pooled.reduced_embeddings_, exact.reduced_embeddings_)  # the draw reached UMAP
+    graph = nearest_neighbors(points, n_neighbors=11)
+    np.testing.assert_array_equal(pooled.neighbors_[0], graph[0])  # the exact graph for what follows the runs
+    assert adjusted_rand_score(truth, pooled.labels_) > 0.9
+    short = (graph[0][:, :11], graph[1][:, :11])  # too few columns for the pool: computed again
+    np.testing.assert_array_equal(ConsensusClusterer(neighbor_pool=16, neighbors=short, n_jobs=1, **kwargs).fit(points).runs_,
+                                  pooled.runs_)

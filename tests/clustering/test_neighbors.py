@@ -108,3 +108,27 @@ def test_place_values_takes_the_values_of_the_nearest_rows():
     assert placed.dtype == values.dtype
     mean = place_values(values, among, np.array([[1, 1, 0, 0]], dtype=np.float32), n_neighbors=2)
     np.testing.assert_allclose(mean, [values[:2].mean(axis=0)])  # equally near: the plain mean
+
+
+def test_each_run_draws_its_own_neighbours_from_the_pool():
+    """Issue 40: a consensus run may see ``k - 1`` of each paper's ``pool`` nearest, drawn by
+    its seed: two runs see different lists, the same seed the same one."""
+    from topics.clustering.neighbors import drawn_neighbors
+
+    _, points = _planted(seed=2, n_groups=3, per_group=40)
+    indices, distances = nearest_neighbors(points, n_neighbors=21)
+    one, again, other = (drawn_neighbors((indices, distances), 15, 20, seed) for seed in (3, 3, 4))
+    assert one[0].shape == one[1].shape == (len(points), 15)
+    np.testing.assert_array_equal(one[0], again[0])  # the same seed draws the same neighbours
+    np.testing.assert_array_equal(one[1], again[1])
+    assert (one[0] != other[0]).any(axis=1).mean() > 0.9  # another run's seed, other neighbours for nearly every paper
+    np.testing.assert_array_equal(one[0][:, 0], indices[:, 0])  # each paper first, as in the exact graph
+    for row, pool, dist in zip(one[0], indices, one[1]):
+        assert set(row[1:]) <= set(pool[1:21]) and len(set(row[1:])) == 14  # 14 distinct of its 20 nearest others
+        assert np.all(np.diff(dist) >= 0)  # nearest first
+    drawn = np.stack([drawn_neighbors((indices, distances), 15, 20, seed)[0] for seed in range(40)])
+    slots = np.array([(indices[:, 1:21, None] == run[:, None, 1:]).any(axis=2).mean(axis=0) for run in drawn])
+    assert np.abs(slots.mean(axis=0) - 14 / 20).max() < 0.05  # every slot of the pool equally likely
+    np.testing.assert_array_equal(drawn_neighbors((indices, distances), 15, 14, 5)[0], indices[:, :15])  # all: exact
+    with pytest.raises(ValueError, match="draw"):
+        drawn_neighbors((indices, distances), 15, 21, 0)  # the graph has only 20 others

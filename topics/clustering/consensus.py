@@ -38,8 +38,10 @@ squared, one Leiden start: 0.898 / 98.7 %; the same with the best of ten Leiden 
 (then the default): 0.930 / 100 %.
 ``benchmarks/consensus.py`` repeats the comparison. On later vectors (bf16, fixed-shape
 passes) ten such 20-run fits agreed at only 0.884, and a topic that splits in some
-fits and not in others failed to come back (ARI between fits is lost to the runs, not
-to Leiden: the same runs with five Leiden seeds agree at 0.996). Forty runs of 100
+fits and not in others failed to come back (ARI between fits is lost mostly to the runs,
+not to Leiden: the same 40 runs of the full lists partitioned with five Leiden random
+states, each the best of ten starts, agree at mean ARI 0.967, 0.937 and 0.999 on three fits'
+runs, one start each at 0.929, 0.952 and 0.962; session 22). Forty runs of 100
 epochs each, at the cost of twenty of 200, give 0.929 over ten fits (0.947 over ten
 others), and 98.4 % of a fit's topics back in two further fits (91.7 % before); sixty of
 70 epochs, 0.937 (0.931) at 10 % more time; forty of 200, 0.953 at twice the time; eighty
@@ -280,9 +282,26 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         majority voting (only pairs together in most clusterings, a large power).
     outlier_share
         ``min_share`` of :func:`assign_outliers`; 1 keeps every consensus outlier.
+    neighbor_pool
+        ``None`` (default): every run's UMAP sees each paper's ``n_neighbors - 1`` nearest
+        others of the exact graph. An int: each run sees ``n_neighbors - 1`` others drawn
+        by its seed from the ``neighbor_pool`` nearest
+        (:func:`topics.clustering.neighbors.drawn_neighbors`), so the runs vary which
+        papers are neighbours at the margin as they vary the layout, and the consensus
+        no longer follows exactly which paper is the 15th nearest; the co-association,
+        the partition and the outliers stay on the exact graph. Measured on the full
+        ICLR lists (4,364 papers, ``n_neighbors`` 15; ARI of the topics;
+        ``benchmarks/README.md``, session 22): seeds 0-1 of today's vectors and of the
+        same rounded to float16 agree at 0.918 (seed bar) and 0.844 (across the vector
+        sets) with the exact graph, 36-40 topics; with a pool of 16 at 0.912 and 0.873,
+        35-38 topics; 20, 0.906 and 0.867, 33-35; 24, 0.884 and 0.855, 32-34. Judged in
+        full, the 16-pool keeps the seed bar (0.895 over 12 pairs) and brings OpenVINO
+        bf16's and fp32's topics to 0.850-0.863 (0.800-0.839 with the exact graph), still
+        below the bar, and lowers NPMI (0.199 against 0.225); so it is not the default.
     neighbors
         A precomputed ``(indices, distances)`` exact cosine neighbour graph with at
-        least ``n_neighbors + 1`` columns (each paper first) (:func:`topics.clustering.model.nearest_neighbors`); default:
+        least ``n_neighbors + 1`` columns (``neighbor_pool + 1`` with a pool; one with fewer
+        is computed again here) (each paper first) (:func:`topics.clustering.model.nearest_neighbors`); default:
         computed in ``fit``.
     n_jobs
         Processes the runs are spread over (joblib; ``None``: 1, ``-1``: every core).
@@ -320,6 +339,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         resolution: float = 1.0,
         power: float = 2.0,
         outlier_share: float = 0.3,
+        neighbor_pool: int | None = None,
         neighbors: tuple[np.ndarray, np.ndarray] | None = None,
         n_jobs: int | None = None,
         random_state: int = 0,
@@ -333,6 +353,7 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         self.resolution = resolution
         self.power = power
         self.outlier_share = outlier_share
+        self.neighbor_pool = neighbor_pool
         self.neighbors = neighbors
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -345,12 +366,16 @@ class ConsensusClusterer(BaseEstimator, ClusterMixin):
         k = int(min(self.n_neighbors, n - 1))
         seed = int(self.random_state)
         self.seeds_ = run_seeds(seed, self.n_runs)
-        graph = self.neighbors if self.neighbors is not None else nearest_neighbors(X, n_neighbors=k + 1)
+        pool = None if self.neighbor_pool is None else int(min(max(self.neighbor_pool, k - 1), n - 1))
+        graph = self.neighbors if self.neighbors is not None else nearest_neighbors(X, n_neighbors=max(k, pool or 0) + 1)
         if graph[0].shape[0] != n or graph[0].shape[1] < k + 1:
             raise ValueError(f"neighbors must have {n} rows and at least {k + 1} columns, got {graph[0].shape}")
+        if pool is not None and graph[0].shape[1] < pool + 1:
+            graph = nearest_neighbors(X, n_neighbors=pool + 1)
         indices, distances = graph[0][:, : k + 1], graph[1][:, : k + 1]
         settings = (k, self.n_components, self.n_epochs, self.min_cluster_size, self.min_samples)
-        results = _parallel_runs(X, (indices[:, :k], distances[:, :k]), settings, self.seeds_, self.n_jobs)
+        seen = (indices[:, :k], distances[:, :k]) if pool is None else (graph[0][:, : pool + 1], graph[1][:, : pool + 1])
+        results = _parallel_runs(X, seen, settings, self.seeds_, self.n_jobs, pool=pool)
         for s, (labels, _) in zip(self.seeds_, results):
             logger.debug("run with seed %d: %d clusters, %.1f %% outliers", s, labels[0].max() + 1, 100 * np.mean(labels[0] == -1))
         clusters = [int(labels[0].max()) + 1 for labels, _ in results]

@@ -142,6 +142,10 @@ class TopicModel(BaseEstimator):
         (:class:`topics.clustering.consensus.ConsensusClusterer`).
     resolution
         Leiden resolution of the consensus partition; larger gives more topics.
+    neighbor_pool
+        ``None`` (default): every consensus run's UMAP sees the exact ``n_neighbors``
+        nearest; an int: each run sees ``n_neighbors - 1`` others drawn by its seed from
+        the ``neighbor_pool`` nearest (:class:`topics.clustering.consensus.ConsensusClusterer`).
     outlier_share
         A paper without a consensus topic joins the topic holding at least this share
         of its neighbours' similarity votes (:func:`topics.clustering.consensus.assign_outliers`);
@@ -268,6 +272,7 @@ class TopicModel(BaseEstimator):
         n_runs: int = 40,
         n_epochs: int = 100,
         resolution: float = 1.0,
+        neighbor_pool: int | None = None,
         outlier_share: float = 0.3,
         reduce_outliers: bool = False,
         n_areas: int | None = None,
@@ -284,6 +289,7 @@ class TopicModel(BaseEstimator):
         self.n_runs = n_runs
         self.n_epochs = n_epochs
         self.resolution = resolution
+        self.neighbor_pool = neighbor_pool
         self.outlier_share = outlier_share
         self.reduce_outliers = reduce_outliers
         self.n_areas = n_areas
@@ -308,6 +314,7 @@ class TopicModel(BaseEstimator):
         params["n_runs"] = int(self.n_runs)
         params["n_epochs"] = int(self.n_epochs)
         params["resolution"] = float(self.resolution)
+        params["neighbor_pool"] = None if self.neighbor_pool is None else int(self.neighbor_pool)
         params["method"] = resolve_method(self.method, n_clustered)
         if params["method"] == "ward" and self.min_cluster_size is None:
             params["min_cluster_size"] = ward_min_size(n_clustered)
@@ -397,6 +404,7 @@ class TopicModel(BaseEstimator):
             min_cluster_size=params["min_cluster_size"],
             min_samples=params["min_samples"],
             resolution=params["resolution"],
+            neighbor_pool=params["neighbor_pool"],
             outlier_share=self.outlier_share,
             neighbors=None if graph is None else landmark_rows(graph, landmarks),
             # below SMALL_CORPUS papers the runs take less time than starting worker processes

@@ -24,6 +24,7 @@ from topics.vectors import unit_rows
 
 __all__ = [
     "choose_landmarks",
+    "drawn_neighbors",
     "extend_values",
     "landmark_graph",
     "landmark_rows",
@@ -85,6 +86,29 @@ def nearest_neighbors(
         indices[start : start + len(sims)] = np.take_along_axis(top, order, axis=1)
         distances[start : start + len(sims)] = 1.0 - np.take_along_axis(top_sims, order, axis=1)
     return indices, np.clip(distances, 0.0, 2.0)
+
+
+def drawn_neighbors(
+    graph: tuple[np.ndarray, np.ndarray], n_neighbors: int, pool: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each paper and ``n_neighbors - 1`` others drawn at random from its ``pool`` nearest.
+
+    ``graph`` is an exact graph (:func:`nearest_neighbors`, each paper first) with at least
+    ``pool + 1`` columns. Returns ``(indices, distances)`` of ``n_neighbors`` columns: the
+    paper itself, then the drawn neighbours nearest first. The draw is seeded by ``seed``
+    (a consensus run's seed; offset by 10,000 so it is not the stream UMAP draws from that
+    seed), so the same graph and seed give the same neighbours. A consensus run that sees
+    such a graph no longer depends on exactly which paper is the 15th nearest
+    (:class:`topics.clustering.consensus.ConsensusClusterer`, ``neighbor_pool``).
+    """
+    indices, distances = graph
+    others = int(n_neighbors) - 1
+    if not 0 <= others <= pool <= indices.shape[1] - 1:
+        raise ValueError(f"cannot draw {others} of {pool} neighbours from a graph of {indices.shape[1]} columns")
+    rng = np.random.default_rng(10_000 + int(seed))
+    keep = np.sort(np.argsort(rng.random((len(indices), pool)), axis=1)[:, :others], axis=1) + 1
+    return (np.column_stack([indices[:, 0], np.take_along_axis(indices, keep, axis=1)]),
+            np.column_stack([distances[:, 0], np.take_along_axis(distances, keep, axis=1)]))
 
 
 def _break_ties(sims: np.ndarray, top: np.ndarray) -> None:

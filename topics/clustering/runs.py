@@ -34,8 +34,14 @@ def readings(min_cluster_size: int) -> list[tuple[int, str]]:
     return [(size, "eom"), (size, "leaf"), (max(2, round(size * 2 / 3)), "eom"), (max(2, round(size * 3 / 2)), "eom")]
 
 
-def parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, np.ndarray]]:
+def parallel_runs(X, graph, settings, seeds, n_jobs, pool: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """``_one_run`` (labels of each reading, layout) for every seed, in order, over ``n_jobs`` processes.
+
+    ``settings`` is ``(n_neighbors, n_components, n_epochs, min_cluster_size, min_samples)``.
+    With ``pool``, ``graph`` has ``pool + 1`` columns and each run's UMAP sees the paper and
+    ``n_neighbors - 1`` others drawn by the run's seed from its ``pool`` nearest
+    (:func:`topics.clustering.neighbors.drawn_neighbors`); without, the ``n_neighbors``
+    columns of ``graph`` as they are.
 
     joblib's process pool hands large arrays to the workers as read-only memory maps, so
     the embeddings are not copied per worker; numba's on-disk cache
@@ -53,7 +59,7 @@ def parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, n
         if workers <= 1:
             results = []
             for s in seeds:
-                results.append(_one_run(X, *graph, *settings, s))
+                results.append(_one_run(X, *graph, *settings, s, pool=pool))
                 bar.update()
             return results
         # no backend named: loky processes, or the backend of an enclosing on_cluster(), which
@@ -61,7 +67,7 @@ def parallel_runs(X, graph, settings, seeds, n_jobs) -> list[tuple[np.ndarray, n
         indices, distances = graph
         results = []
         for result in Parallel(n_jobs=workers, prefer="processes", return_as="generator")(
-            delayed(_one_run)(X, indices, distances, *settings, s) for s in seeds
+            delayed(_one_run)(X, indices, distances, *settings, s, pool=pool) for s in seeds
         ):
             results.append(result)
             bar.update()
@@ -88,14 +94,21 @@ def on_cluster(scheduler) -> Iterator[None]:
             client.close()
 
 
-def _one_run(X, indices, distances, k, n_components, n_epochs, min_cluster_size, min_samples, seed) -> tuple[np.ndarray, np.ndarray]:
+def _one_run(
+    X, indices, distances, k, n_components, n_epochs, min_cluster_size, min_samples, seed, pool=None
+) -> tuple[np.ndarray, np.ndarray]:
     from umap import UMAP
 
     from topics.clustering.kernels import cache_umap_kernels
     from topics.clustering.layout import graph_for_umap, no_search_index_warning, umap_knn
+    from topics.clustering.neighbors import drawn_neighbors
 
     cache_umap_kernels()
     n = len(X)
+    if pool is None:
+        knn = graph_for_umap((indices, distances), n, k)
+    else:  # this run's own draw: passed at any size, since UMAP's own search would not draw
+        knn = drawn_neighbors((indices, distances), k, pool, seed)
     reducer = UMAP(
         n_neighbors=k,
         n_components=min(n_components, n - 2),
@@ -105,7 +118,7 @@ def _one_run(X, indices, distances, k, n_components, n_epochs, min_cluster_size,
         random_state=seed,
         init="spectral" if n > n_components + 5 else "random",
         n_jobs=1,
-        precomputed_knn=umap_knn(graph_for_umap((indices, distances), n, k)),
+        precomputed_knn=umap_knn(knn),
     )
     with no_search_index_warning():
         coords = reducer.fit_transform(X)
