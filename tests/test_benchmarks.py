@@ -179,3 +179,30 @@ def test_a_runtime_that_moves_topics_as_a_seed_does_passes_and_one_that_moves_th
     # theme members: judged against the control's, not the seeds' (which agree exactly)
     worse_themes = _pairs("themes", lambda s, t: 0.93, theme=0.95)  # mean Jaccard 0.975 against the control's 0.9975
     assert not judge(seed_pairs + worse_themes + control, "today", "fp32")["groups"]["themes"]["passes"]
+
+
+def _names_keywords_script():
+    sys.path.insert(0, str(BENCHMARKS))  # it imports run.py and keyphrases.py beside it
+    try:
+        spec = importlib.util.spec_from_file_location("names_keywords", BENCHMARKS / "names_keywords.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def test_names_keywords_ranks_tied_keywords_alphabetically_in_every_process():
+    """A topic's top keywords, ties included, do not hang on the order papers come in or
+    on Python's string hashing: the held-out scores are the same in every process."""
+    import numpy as np
+
+    from topics.naming.coverage import PhraseIndex
+
+    script = _names_keywords_script()
+    keywords = [["zeta"], ["alpha"], ["mu", "beta"], ["beta"]]
+    assert script.top_keywords(keywords, 3) == ["beta", "alpha", "mu"]
+    index = PhraseIndex(["zeta", "alpha", "beta mu", "beta"])
+    scored = script.score({0: "alpha"}, np.zeros(4, dtype=int), keywords, {}, index)
+    assert scored["per_topic"][0]["top_keywords"] == ["beta", "alpha", "mu", "zeta"]
+    assert scored["in_top_keywords"] == 1.0
