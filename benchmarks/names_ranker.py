@@ -1,6 +1,6 @@
 """Choose names by a rule fitted across venue-years, not hand-set? (issue 37, round 4)
 
-    python benchmarks/names_ranker.py dump ICLR:2023 NeurIPS:2022 ...   # minutes each
+    python benchmarks/names_ranker.py dump ICLR:2023 NeurIPS:2022 ... [--together]  # minutes each
     python benchmarks/names_ranker.py evaluate                           # seconds
 
 The naming step (:func:`topics.naming.fields.name_fields`) picks each topic's and area's
@@ -74,7 +74,7 @@ def held_out(exclude: list[tuple[str, int]], kind: str) -> Path:
 
     if len(exclude) == 1:
         return nk.held_out(*exclude[0], kind)
-    path = WORK / f"{kind}-" + "+".join(f"{v}:{y}" for v, y in exclude) + ".tsv.gz"
+    path = WORK / (f"{kind}-" + "+".join(f"{v}:{y}" for v, y in exclude) + ".tsv.gz")
     if not path.exists():
         WORK.mkdir(exist_ok=True)
         (counts if kind == "keyphrases" else profiles)(exclude).write(path)
@@ -257,14 +257,33 @@ def dump(venue: str, year: int, exclude: list[tuple[str, int]] | None = None) ->
     return pd.DataFrame(rows)
 
 
+def weak(frame: pd.DataFrame) -> np.ndarray:
+    """:func:`topics.naming.fields.weak_name` of each candidate, judged by the keyphrase
+    counts its venue-year was named with (built without it): "A / B", a vague or broad
+    word, or one that fewer than a tenth of the papers writing it choose as a keyword
+    ("neural network", "machine learning", "classification")."""
+    from topics.naming.fields import weak_name
+    from topics.naming.keyphrases import ENVIRON
+
+    out = np.zeros(len(frame), dtype=bool)
+    for (venue, year), rows in frame.groupby(["venue", "year"]).indices.items():
+        alone = WORK / f"keyphrases-{venue}:{year}.tsv.gz"
+        path = alone if alone.exists() else next(p for p in WORK.glob("keyphrases-*+*.tsv.gz") if f"{venue}:{year}" in p.name.split("-", 1)[1].removesuffix(".tsv.gz").split("+"))
+        os.environ[ENVIRON] = str(path)
+        out[rows] = [weak_name(c) for c in frame["candidate"].to_numpy()[rows]]
+    os.environ.pop(ENVIRON, None)
+    return out
+
+
 def allowed(frame: pd.DataFrame) -> np.ndarray:
-    """The hard constraints a candidate must pass: no vague or broad single word, no word
-    joined by "and", no "A / B" (it names a group only where nothing else is left, flagged
-    mixed), a name its papers do not write for a quarter of them only as a marked
-    transferred keyword a twentieth of them are expected to choose."""
+    """The hard constraints a candidate must pass: not weak (:func:`weak`: no "A / B",
+    which names a group only where nothing else is left, flagged mixed; no vague or broad
+    word; no word authors seldom choose as a keyword), no keywords joined by "and", a name
+    its papers do not write for a quarter of them only as a marked transferred keyword a
+    twentieth of them are expected to choose."""
     own_written = frame["transferred"].eq(0) & ((frame["in_profiles"] == 1) | (frame["coverage"] >= 0.25))
     moved = frame["transferred"].eq(1) & (frame["expected"] >= 0.05)
-    return (~frame["vague"] & ~frame["joined"] & ~frame["compound"] & (own_written | moved)).to_numpy()
+    return (~frame["weak"] & ~frame["vague"] & ~frame["joined"] & ~frame["compound"] & (own_written | moved)).to_numpy()
 
 
 def choose(frame: pd.DataFrame, scores: np.ndarray) -> dict[tuple[str, int], pd.Series]:
@@ -316,7 +335,8 @@ def evaluate(frames: dict[str, pd.DataFrame], *, seed: int = 0) -> dict:
     the best candidate (the ceiling)."""
     # today's name is a candidate only where another source proposes it too: the ranker
     # must stand without the rule it would replace
-    frames = {k: f[f.source != "today's rule"] for k, f in frames.items()}
+    frames = {k: f[f.source != "today's rule"].reset_index(drop=True) for k, f in frames.items()}
+    frames = {k: f.assign(weak=weak(f)) for k, f in frames.items()}
     per, picks = {}, []
     for held, test in frames.items():
         train = pd.concat([f for k, f in frames.items() if k != held], ignore_index=True)
