@@ -267,11 +267,31 @@ def weak(frame: pd.DataFrame) -> np.ndarray:
 
     out = np.zeros(len(frame), dtype=bool)
     for (venue, year), rows in frame.groupby(["venue", "year"]).indices.items():
-        alone = WORK / f"keyphrases-{venue}:{year}.tsv.gz"
-        path = alone if alone.exists() else next(p for p in WORK.glob("keyphrases-*+*.tsv.gz") if f"{venue}:{year}" in p.name.split("-", 1)[1].removesuffix(".tsv.gz").split("+"))
-        os.environ[ENVIRON] = str(path)
+        os.environ[ENVIRON] = str(_built_without(venue, year, "keyphrases"))
         out[rows] = [weak_name(c) for c in frame["candidate"].to_numpy()[rows]]
     os.environ.pop(ENVIRON, None)
+    return out
+
+
+def _built_without(venue: str, year: int, kind: str) -> Path:
+    """The file of keyphrase counts or profiles (``kind``) in :data:`WORK` built without ``venue`` ``year``."""
+    alone = WORK / f"{kind}-{venue}:{year}.tsv.gz"
+    if alone.exists():
+        return alone
+    return next(p for p in WORK.glob(f"{kind}-*+*.tsv.gz") if f"{venue}:{year}" in p.name.split("-", 1)[1].removesuffix(".tsv.gz").split("+"))
+
+
+def chosen_by(frame: pd.DataFrame) -> np.ndarray:
+    """How many papers of the reference corpus (its venue-year left out) chose each
+    candidate as a keyword (0 where the profiles do not hold it): how broad a field it is."""
+    from topics.naming.coverage import phrase_key
+    from topics.naming.fields import KeywordProfiles
+
+    out = np.zeros(len(frame))
+    for (venue, year), rows in frame.groupby(["venue", "year"]).indices.items():
+        profiles = KeywordProfiles.read(_built_without(venue, year, "profiles"))
+        papers = dict(zip(profiles.keywords, profiles.papers.tolist()))
+        out[rows] = [papers.get(phrase_key(c), 0) for c in frame["candidate"].to_numpy()[rows]]
     return out
 
 
@@ -347,10 +367,12 @@ def evaluate(frames: dict[str, pd.DataFrame], *, seed: int = 0) -> dict:
             picks.append({
                 "venue_year": held, "level": level, "group": g, "papers": int(row.papers), "top8": row.top8,
                 "rule": row.rule_name, "rule_hit": bool(row.rule_hit), "ranker": row.candidate, "ranker_hit": bool(row.label),
-                "ranker_transferred": bool(row.transferred), "bertopic": row.bertopic_name, "bertopic_hit": bool(row.bertopic_hit),
+                "ranker_transferred": bool(row.transferred), "venue": row.venue, "year": int(row.year), "bertopic": row.bertopic_name, "bertopic_hit": bool(row.bertopic_hit),
                 "ceiling": bool(group.label.any()), "ceiling_allowed": bool(group[allowed(group)].label.any()),
             })
     picks = pd.DataFrame(picks)
+    for who in ("rule", "ranker"):
+        picks[f"{who}_chosen_by"] = chosen_by(picks.assign(candidate=picks[who]))
     for held, part in picks.groupby("venue_year", sort=False):
         per[held] = {level: _shares(p) for level, p in part.groupby("level")}
     pooled = {level: _shares(p, seed=seed, interval=True) for level, p in picks.groupby("level")}
@@ -362,6 +384,8 @@ def _shares(part: pd.DataFrame, *, seed: int = 0, interval: bool = False) -> dic
     out = {"groups": len(part)}
     for column in ("rule_hit", "ranker_hit", "bertopic_hit", "ceiling", "ceiling_allowed"):
         out[column] = float(part[column].mean())
+    for who in ("rule", "ranker"):  # how broad the names are: the median reference papers that chose them
+        out[f"{who}_chosen_by_median"] = float(part[f"{who}_chosen_by"].median())
     out["ranker_better"] = int((part.ranker_hit & ~part.rule_hit).sum())
     out["ranker_worse"] = int((~part.ranker_hit & part.rule_hit).sum())
     if interval:  # the difference ranker - rule, bootstrap over groups within venue-years
