@@ -431,7 +431,10 @@ def main(argv=None) -> int:
             print(f"{venue} {year}: written", flush=True)
         return 0
     paths = sorted(WORK.glob("candidates-*.parquet"))
-    frames = {f"{p.stem.split('-')[1]} {p.stem.split('-')[2]}": pd.read_parquet(p) for p in paths}
+    frames = {}
+    for path in paths:
+        frame = pd.read_parquet(path)
+        frames[f"{frame.venue.iloc[0]} {frame.year.iloc[0]}"] = frame
     result = evaluate(frames)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "names-ranker.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
