@@ -114,6 +114,14 @@ def name_keys(name: str, acronyms) -> list[str]:
     return [phrase_key(expand_acronyms(p, acronyms) if acronyms else p) for p in name_parts(name)]
 
 
+def top_keywords(keywords: list[list[str]], n: int = 8) -> list[str]:
+    """The ``n`` keywords most papers chose (each counted once a paper), ties in
+    alphabetical order: the same in every process (a ``Counter`` over sets would order
+    ties by Python's per-process string hashing)."""
+    counts = Counter(k for ks in keywords for k in set(ks))
+    return sorted(counts, key=lambda k: (-counts[k], k))[:n]
+
+
 def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], acronyms, index, transferred=frozenset()) -> dict:
     """Keyword agreement, top-keyword matches, containment and coverage of ``names``;
     ``transferred`` are the groups whose names are marked as what related papers call
@@ -130,7 +138,7 @@ def score(names: dict[int, str], labels: np.ndarray, keywords: list[list[str]], 
         parts = name_keys(name, acronyms)
         agree = [any(matches(p, k) for p in parts for k in keywords[i]) for i in with_kw]
         contained = [any(matches(p, k, strict=False) for p in parts for k in keywords[i]) for i in with_kw]
-        ranked = [k for k, _ in Counter(k for i in with_kw for k in set(keywords[i])).most_common(8)]
+        ranked = top_keywords([keywords[i] for i in with_kw], 8)
         top = ranked[:5]
         rows.append({
             "topic": int(t), "name": name, "papers": int(len(members)), "with_keywords": len(with_kw),

@@ -179,3 +179,65 @@ def test_a_runtime_that_moves_topics_as_a_seed_does_passes_and_one_that_moves_th
     # theme members: judged against the control's, not the seeds' (which agree exactly)
     worse_themes = _pairs("themes", lambda s, t: 0.93, theme=0.95)  # mean Jaccard 0.975 against the control's 0.9975
     assert not judge(seed_pairs + worse_themes + control, "today", "fp32")["groups"]["themes"]["passes"]
+
+
+def _names_keywords_script():
+    sys.path.insert(0, str(BENCHMARKS))  # it imports run.py and keyphrases.py beside it
+    try:
+        spec = importlib.util.spec_from_file_location("names_keywords", BENCHMARKS / "names_keywords.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def test_names_keywords_ranks_tied_keywords_alphabetically_in_every_process():
+    """A topic's top keywords, ties included, do not hang on the order papers come in or
+    on Python's string hashing: the held-out scores are the same in every process."""
+    import numpy as np
+
+    from topics.naming.coverage import PhraseIndex
+
+    script = _names_keywords_script()
+    keywords = [["zeta"], ["alpha"], ["mu", "beta"], ["beta"]]
+    assert script.top_keywords(keywords, 3) == ["beta", "alpha", "mu"]
+    index = PhraseIndex(["zeta", "alpha", "beta mu", "beta"])
+    scored = script.score({0: "alpha"}, np.zeros(4, dtype=int), keywords, {}, index)
+    assert scored["per_topic"][0]["top_keywords"] == ["beta", "alpha", "mu", "zeta"]
+    assert scored["in_top_keywords"] == 1.0
+
+
+def test_names_ranker_names_each_group_once_within_the_hard_constraints():
+    """The ranker's choice (benchmarks/names_ranker.py): areas first, one group per name, a
+    topic that holds at most half of its area not taking the area's name, no weak or
+    unwritten untransferred name; a group with nothing allowed keeps its own name."""
+    import pandas as pd
+
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("names_ranker", BENCHMARKS / "names_ranker.py")
+        ranker = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(ranker)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+    def row(level, group, candidate, score, *, parent=-1, share=0.0, source="profiles", weak=False, coverage=0.5, transferred=0.0, expected=0.2):
+        return {"level": level, "group": group, "parent": parent, "share_of_parent": share, "candidate": candidate, "source": source,
+                "weak": weak, "vague": False, "joined": False, "compound": " / " in candidate, "coverage": coverage,
+                "in_profiles": 1.0, "transferred": transferred, "expected": expected, "score": score}
+
+    frame = pd.DataFrame([
+        row("area", 0, "computer vision", 3.0),
+        row("topic", 1, "computer vision", 5.0, parent=0, share=0.4),  # its area's name: banned
+        row("topic", 1, "object detection", 1.0, parent=0, share=0.4),
+        row("topic", 1, "detectors", 0.0, parent=0, share=0.4, source="own name", weak=True),
+        row("topic", 2, "object detection", 4.0, parent=0, share=0.6),  # taken first: higher score
+        row("topic", 2, "image", 9.0, parent=0, share=0.6, weak=True),  # weak: never
+        row("topic", 3, "segmentation", 2.0, parent=0, coverage=0.1, transferred=1.0, expected=0.01),  # moved, too few expected
+        row("topic", 3, "masks / boxes", 0.0, parent=0, source="own name"),
+    ])
+    chosen = ranker.choose(frame, frame["score"].to_numpy())
+    assert {key: r.candidate for key, r in chosen.items()} == {
+        ("area", 0): "computer vision", ("topic", 2): "object detection", ("topic", 1): "detectors", ("topic", 3): "masks / boxes",
+    }
