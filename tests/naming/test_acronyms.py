@@ -97,3 +97,27 @@ def test_acronym_search_leaves_the_root_logger_alone():
             "print(len(r.handlers), r.level)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", str(logging.WARNING)]  # the package's import-time basicConfig is undone
+
+
+def test_each_text_is_searched_once_however_many_steps_read_its_definitions(monkeypatch):
+    """The fit's acronyms, the phrase index's own definitions and the rising phrases'
+    acronyms of one report share one Schwartz-Hearst search per text."""
+    from topics.naming import acronyms
+    from topics.naming.coverage import PhraseIndex
+    from topics.stats.rising import paper_phrases
+
+    module = acronyms._schwartz_hearst()
+    searched = []
+    search = module.extract_abbreviation_definition_pairs
+
+    def counted(doc_text):
+        searched.append(doc_text)
+        return search(doc_text=doc_text)
+
+    monkeypatch.setattr(module, "extract_abbreviation_definition_pairs", counted)
+    texts = [f"{t} (run {id(searched)})" for t in ABSTRACTS]  # texts no earlier test searched
+    found = find_acronyms(texts)
+    PhraseIndex(texts, found).uses("optimal transport")
+    paper_phrases(texts)
+    assert sorted(searched) == sorted(t for t in texts)  # every text has "(", each searched once
+    assert acronyms.definition_counts(texts)[("OT", "optimal transport")] == 1

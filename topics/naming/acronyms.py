@@ -16,12 +16,13 @@ preceded by a hyphenated prefix ("self-") is extended to take it back.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-__all__ = ["document_definitions", "expand_acronyms", "find_acronyms", "word_pattern"]
+__all__ = ["REMEMBERED", "definition_counts", "document_definitions", "expand_acronyms", "find_acronyms", "word_pattern"]
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,8 @@ def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]
     Parameters
     ----------
     texts
-        Documents (abstracts); each is searched on its own.
+        Documents (abstracts); each is searched on its own
+        (:func:`document_definitions`).
     min_count
         Keep an acronym only where its chosen definition occurs at least this often.
 
@@ -73,28 +75,9 @@ def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]
         "self-supervised learning"}``. Acronyms without two capital letters (which are
         often ordinary words) and definitions of a single word are left out.
     """
-    schwartz_hearst = _schwartz_hearst()
-
     found: dict[str, Counter[str]] = {}
-    for text in texts:
-        text = str(text)
-        if "(" not in text:
-            continue
-        try:
-            pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
-        except Exception as exc:  # the package raises bare errors on odd input; one abstract must not stop the rest
-            logger.debug("acronym search failed on one document: %s", exc)
-            continue
-        for acronym, definition in pairs.items():
-            acronym = acronym.strip()
-            singular = acronym[:-1] if acronym.endswith("s") and len(acronym) > 2 else acronym
-            if not _ACRONYM.match(singular):
-                continue
-            definition = _with_hyphen_prefix(text, definition)
-            definition = _clean_definition(definition)
-            if len(definition.split()) < 2 and "-" not in definition:
-                continue
-            found.setdefault(acronym, Counter())[definition] += 1
+    for (acronym, definition), n in definition_counts(texts).items():
+        found.setdefault(acronym, Counter())[definition] += n
     out = {}
     for acronym, counts in found.items():
         definition, count = max(counts.items(), key=lambda kv: (kv[1], len(kv[0]), kv[0]))
@@ -103,21 +86,55 @@ def find_acronyms(texts: Iterable[str], *, min_count: int = 1) -> dict[str, str]
     return out
 
 
+def definition_counts(texts: Iterable[str]) -> Counter[tuple[str, str]]:
+    """How many of ``texts`` make each definition, ``{(acronym as written, definition):
+    texts}`` (:func:`document_definitions` of each). :func:`find_acronyms` keeps the most
+    made definition of each acronym; :func:`topics.stats.rising.defined_acronyms` the ones
+    most papers that define an acronym agree on."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for text in texts:
+        counts.update(document_definitions(text))
+    return counts
+
+
+#: How many texts' definitions :func:`document_definitions` remembers (then it starts afresh).
+REMEMBERED = 1 << 17
+_remembered: dict[bytes, tuple[tuple[str, str], ...]] = {}
+
+
 def document_definitions(text: str) -> list[tuple[str, str]]:
     """The acronyms one document defines, as ``(acronym as written, definition)`` pairs.
 
-    The same search and filters as :func:`find_acronyms` (Schwartz-Hearst, hyphenated
-    prefixes kept, at least two capitals, definitions of two or more words, in lower
-    case), for one text, without choosing among definitions: :mod:`topics.themes.membership`
-    needs to know which papers define an acronym as what.
+    Found by the Schwartz & Hearst (2003) algorithm, each definition with its hyphenated
+    prefix, acronyms with at least two capitals, definitions of two or more words, in
+    lower case, without choosing among definitions (:func:`find_acronyms` chooses;
+    :mod:`topics.themes.membership` needs to know which papers define an acronym as what).
+
+    Each text is searched once per process: the definitions of the last
+    :data:`REMEMBERED` texts are kept under a digest of the text (not the text), so the
+    fit's acronyms, the phrase index's own definitions
+    (:class:`topics.naming.coverage.PhraseIndex`) and the rising phrases' acronyms
+    (:mod:`topics.stats.rising`) of one report share one search.
     """
-    schwartz_hearst = _schwartz_hearst()
     text = str(text)
     if "(" not in text:
         return []
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    found = _remembered.get(key)
+    if found is None:
+        found = tuple(_search(text))
+        if len(_remembered) >= REMEMBERED:
+            _remembered.clear()
+        _remembered[key] = found
+    return list(found)
+
+
+def _search(text: str) -> list[tuple[str, str]]:
+    """:func:`document_definitions` of ``text``, searched."""
+    schwartz_hearst = _schwartz_hearst()
     try:
         pairs = schwartz_hearst.extract_abbreviation_definition_pairs(doc_text=text.replace("\n", " "))
-    except Exception as exc:  # the package raises bare errors on odd input
+    except Exception as exc:  # the package raises bare errors on odd input; one abstract must not stop the rest
         logger.debug("acronym search failed on one document: %s", exc)
         return []
     out = []

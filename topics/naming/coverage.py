@@ -16,6 +16,7 @@ paper that uses either part.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import ChainMap
 from collections.abc import Mapping, Sequence
@@ -50,6 +51,18 @@ def phrase_key(phrase: str) -> str:
     """
     words = (w.strip("-") for w in _NOT_WORD.sub(" ", fold_accents(phrase).lower()).split())
     return " ".join(singular(w) for w in words if w)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _word_key(word: str) -> str:
+    return phrase_key(word)
+
+
+def _words_key(text: str) -> str:
+    """:func:`phrase_key` of ``text``, each distinct whitespace-separated word keyed once
+    (the same key: no character it rewrites joins two words; about three times faster
+    on whole abstracts)."""
+    return " ".join(k for k in map(_word_key, text.split()) if k)
 
 
 def name_parts(name: str) -> list[str]:
@@ -88,7 +101,7 @@ class PhraseIndex:
             mapping = ChainMap(defined, self.acronyms) if defined else self.acronyms
             words = self._words if not defined or self._words is not _ANY_WORD else word_pattern(mapping)
             text = expand_acronyms(text, mapping, words=words)
-        return " | ".join(k for k in (phrase_key(s) for s in _BREAK.split(text)) if k)
+        return " | ".join(k for k in (_words_key(s) for s in _BREAK.split(text)) if k)
 
     def uses(self, name: str) -> np.ndarray:
         """Boolean array: which texts use ``name`` (either part of a compound name)."""
