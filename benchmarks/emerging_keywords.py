@@ -51,7 +51,19 @@ def keyword_sets(keywords: pd.Series, acronyms: dict) -> list[set[str]]:
     from topics.naming.coverage import phrase_key
     from topics.stats.rising import keyword_phrases
 
-    return [{phrase_key(expand_acronyms(k, acronyms)) for k in keyword_phrases(v)} - {""} for v in keywords]
+    # acronyms written out before keyword_phrases lower-cases them ("offline RL" is "offline
+    # reinforcement learning"); expand_acronyms is case-sensitive
+    return [{phrase_key(expand_acronyms(k, acronyms)) for k in keyword_phrases(expand_acronyms(v, acronyms) if isinstance(v, str) else v)} - {""}
+            for v in keywords]
+
+
+def lower_case_acronyms(acronyms: dict) -> dict:
+    """``acronyms`` keyed in lower case as well, for items the report lists in lower case
+    ("offline rl"); not where the lower-case acronym is an English stop word ("IT", "ON")."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    lower = {k.lower(): v for k, v in acronyms.items() if len(k) >= 2 and k.lower() not in ENGLISH_STOP_WORDS}
+    return {**lower, **acronyms}
 
 
 def truth(kw_a: list[set[str]], kw_b: list[set[str]]) -> tuple[list[str], set[str]]:
@@ -99,7 +111,8 @@ def score(items: list[str], top10: list[str], good: set[str], acronyms: dict) ->
     from topics.naming.acronyms import expand_acronyms
     from topics.naming.coverage import name_parts, phrase_key
 
-    keys = [[phrase_key(expand_acronyms(p, acronyms)) for p in name_parts(item)] for item in items]
+    lower = lower_case_acronyms(acronyms)
+    keys = [[phrase_key(expand_acronyms(p, table)) for p in name_parts(item) for table in (acronyms, lower)] for item in items]
     named = [k for k in top10 if any(matches(p, k) for parts in keys for p in parts)]
     hits = [item for item, parts in zip(items, keys) if any(matches(p, k) for p in parts for k in good)]
     return {

@@ -241,3 +241,21 @@ def test_names_ranker_names_each_group_once_within_the_hard_constraints():
     assert {key: r.candidate for key, r in chosen.items()} == {
         ("area", 0): "computer vision", ("topic", 2): "object detection", ("topic", 1): "detectors", ("topic", 3): "masks / boxes",
     }
+
+
+def test_emerging_keywords_judge_reads_acronym_keywords_and_items_as_their_phrases(monkeypatch):
+    """The next-year judge (benchmarks/emerging_keywords.py): an author keyword "offline RL"
+    is the keyword "offline reinforcement learning", and so is a listed item "offline rl";
+    a lower-case stop word is not read as an acronym ("it" stays "it")."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("benchmark_emerging_keywords", BENCHMARKS / "emerging_keywords.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    import pandas as pd
+
+    acronyms = {"RL": "reinforcement learning", "IT": "information technology"}
+    sets = script.keyword_sets(pd.Series(["offline RL; Meta-Learning", None, "it"]), acronyms)
+    assert sets == [{"offline reinforcement learning", "meta-learning"}, set(), {"it"}]
+    truth = {"offline reinforcement learning"}
+    scored = script.score(["offline rl", "it works"], sorted(truth), truth, acronyms)
+    assert scored["hits"] == ["offline rl"] and scored["named"] == ["offline reinforcement learning"]
