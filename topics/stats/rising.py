@@ -11,10 +11,7 @@ share rose beyond chance:
 * **test**: one-sided Fisher's exact test of the phrase's papers in the latest year
   against the earlier years (the hypergeometric tail: given how many papers use the
   phrase at all, are there more in the latest year than its size explains?), with
-  Benjamini-Hochberg false-discovery control over every phrase tested, at q below 0.01
-  (``alpha``): checked against the keywords later authors chose, the phrases that pass
-  at 0.05 but not at 0.01 were mostly phrases of 10-20 papers that grew without
-  becoming what authors call their work ("distribution shift", "offline rl");
+  Benjamini-Hochberg false-discovery control over every phrase tested;
 * **minimum count**: a phrase is tested only when at least ``min_count`` papers of the
   latest year use it (a handful of papers make no trend);
 * **ranking**: by the ratio of the phrase's share in the latest year to its share before
@@ -225,7 +222,7 @@ def rising_phrases(
     topics: Sequence[int] | None = None,
     topic_labels: dict[int, str] | None = None,
     min_count: int | None = None,
-    alpha: float = 0.01,
+    alpha: float = 0.05,
     top_n: int = 15,
     single_words: bool = False,
 ) -> pd.DataFrame:
@@ -246,8 +243,7 @@ def rising_phrases(
         The fewest papers of the latest year that must use a phrase for it to be
         tested; default 1 % of the latest year's papers, at least 5.
     alpha
-        The false-discovery rate (Benjamini-Hochberg q) a phrase must stay under
-        (module docs, "test").
+        The false-discovery rate (Benjamini-Hochberg q) a phrase must stay under.
     top_n
         The most phrases returned.
     single_words
