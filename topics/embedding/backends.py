@@ -433,7 +433,9 @@ def _converted(module, example: dict):
     from openvino.frontend.pytorch.ts_decoder import TorchScriptPythonDecoder
 
     frontend = FrontEndManager().load_by_framework("pytorch")
-    converted = frontend.convert(frontend.load(TorchScriptPythonDecoder(module, example_input=example)))
+    decoder = TorchScriptPythonDecoder(module, example_input=example)  # kept alive: the frontend calls back into it
+    converted = frontend.convert(frontend.load(decoder))
+    del decoder
     apply_moc_transformations(converted, cf=False, smart_reshape=True)
     compress_quantize_weights_transformation(converted)
     apply_fused_names_cleanup(converted)
