@@ -337,12 +337,19 @@ def test_new_papers_are_embedded_in_the_runtime_the_saved_fingerprint_names(monk
 
 
 @pytest.mark.slow
-def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(sample_corpus):
+def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(sample_corpus, tmp_path, monkeypatch):
     """The converted model honours the attention mask (a traced graph can drop it) and, in
-    passes of fixed shape, gives a text the same bytes alone and among others."""
-    pytest.importorskip("openvino")
+    passes of fixed shape, gives a text the same bytes alone and among others; the default
+    embedder is this one where the CPU has bf16 natively. OpenVINO is a dependency: not
+    skipped. Its usage telemetry stays off (no ``~/intel`` folder, which it writes)."""
+    import sys
+
+    assert backends.openvino_available(), "openvino is a dependency of topics: pip install -e ."
+    if "openvino" not in sys.modules:  # imported by the package, not by another test: check its telemetry stays off
+        monkeypatch.setenv("HOME", str(tmp_path))
     texts = sample_corpus["abstract"].tolist()[:12] + ["Optimal transport.", "Graph neural networks for molecules."]
     exact = SentenceTransformerEmbedder(precision="fp32", runtime="torch").encode(texts)
+    assert (SentenceTransformerEmbedder().runtime == "openvino") == backends.native_bf16()  # the default
     for precision, floor in (("fp32", 0.99999), ("bf16", 0.999)):
         embedder = SentenceTransformerEmbedder(precision=precision, runtime="openvino")
         vectors = embedder.encode(texts)
@@ -352,3 +359,4 @@ def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(
             assert embedder.encode([texts[i]])[0].tobytes() == vectors[i].tobytes(), (precision, i)
         shuffled = embedder.encode(texts[::-1])
         assert [v.tobytes() for v in shuffled[::-1]] == [v.tobytes() for v in vectors]
+    assert not (tmp_path / "intel").exists()  # openvino-telemetry's consent and client-id files

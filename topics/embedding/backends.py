@@ -399,13 +399,13 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     batch size and length. The attention mask is an input, so padding stays masked out
     (checked against PyTorch on padded passes in the tests).
     """
-    import openvino
     import torch
 
+    openvino = _openvino()
     names = ("input_ids", "attention_mask", "token_type_ids")
     pooled = mean_pooled_module(model)
     with torch.no_grad(), torch.autocast("cpu", enabled=False):  # traced in fp32: autocast ops do not convert
-        converted = _converted(pooled, {k: example[k] for k in names})
+        converted = openvino.convert_model(pooled, example_input={k: example[k] for k in names})
     hint = {"fp32": "f32", "bf16": "bf16"}[precision]
     compiled = openvino.Core().compile_model(converted, "CPU", {"INFERENCE_PRECISION_HINT": hint, "PERFORMANCE_HINT": "LATENCY"})
     request = compiled.create_infer_request()
@@ -417,29 +417,27 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     return forward
 
 
-def _converted(module, example: dict):
-    """``module`` traced and converted by OpenVINO's PyTorch frontend, with the graph
-    transformations ``openvino.convert_model`` applies after it (the same compiled vectors,
-    bit for bit), but without ``convert_model`` itself: that sends usage telemetry to Google
-    Analytics unless the user has opted out (on by default where ``openvino-telemetry``, a
-    dependency of ``openvino``, is installed) and writes a consent folder in the home
-    directory, on every load of the model."""
-    from openvino._offline_transformations import (
-        apply_fused_names_cleanup,
-        apply_moc_transformations,
-        compress_quantize_weights_transformation,
-    )
-    from openvino.frontend import FrontEndManager
-    from openvino.frontend.pytorch.ts_decoder import TorchScriptPythonDecoder
+def _openvino():
+    """The ``openvino`` module, imported without its usage telemetry.
 
-    frontend = FrontEndManager().load_by_framework("pytorch")
-    decoder = TorchScriptPythonDecoder(module, example_input=example)  # kept alive: the frontend calls back into it
-    converted = frontend.convert(frontend.load(decoder))
-    del decoder
-    apply_moc_transformations(converted, cf=False, smart_reshape=True)
-    compress_quantize_weights_transformation(converted)
-    apply_fused_names_cleanup(converted)
-    return converted
+    ``import openvino`` sends a usage event to Google Analytics, and ``convert_model`` more,
+    unless the user has opted out (on by default wherever ``openvino-telemetry``, a
+    dependency of ``openvino``, is installed), and writes an ``intel`` folder in the home
+    directory. Imported while ``openvino_telemetry`` cannot be imported, it uses its own
+    no-op stub instead, for the whole process. Where ``openvino`` was imported before (by
+    the user's own code), it is left as it is.
+    """
+    import sys
+
+    if "openvino" not in sys.modules and "openvino_telemetry" not in sys.modules:
+        sys.modules["openvino_telemetry"] = None  # ``import openvino_telemetry`` raises ImportError
+        try:
+            import openvino
+        finally:
+            del sys.modules["openvino_telemetry"]
+    import openvino
+
+    return openvino
 
 
 def padded_features(model, texts: list[str], length: int, rows: int) -> dict:
