@@ -25,9 +25,10 @@ analysis all read :data:`BACKENDS`, so a new backend is one class and one
   time the model loads (no converted file is written or trusted), in the same fixed-shape
   passes; about 4x PyTorch bf16's throughput on a 2-core AVX-512 BF16 CPU. fp32 (a corpus
   under :data:`EXACT_BELOW` texts, ``"minilm-fp32"``, a CPU without native bfloat16) stays
-  in PyTorch: on 90 texts the conversion (about 6 CPU seconds) costs more than OpenVINO
-  saves, and on AVX2-only CPUs OpenVINO fp32 was not measured. ``runtime="torch"`` forces
-  PyTorch. The runtime is part of the name and of the fingerprint, so the two never share
+  in PyTorch for now: OpenVINO fp32 embeds the 90 bundled texts cold in half the CPU time,
+  its conversion (about 7 CPU seconds) included, but its vectors would move the small
+  corpora's topics, which exact fp32 keeps the same on every CPU, and that is not checked
+  yet; on AVX2-only CPUs it could not be measured. ``runtime="torch"`` forces PyTorch. The runtime is part of the name and of the fingerprint, so the two never share
   cache entries, and new papers of a saved analysis are embedded in the runtime its
   fingerprint names (:func:`in_runtime_of`). OpenVINO bf16's vectors are PyTorch bf16's to
   cosine >= 0.99998; the full lists' consensus topics move under that change as under any
@@ -199,15 +200,15 @@ class SentenceTransformerEmbedder:
         of the full lists at the same rate (4.7 against 4.6-4.8 texts/s).
     runtime
         ``"torch"`` runs the forward passes in PyTorch; ``"openvino"`` converts the same
-        (checksum-verified) model to OpenVINO in memory when it loads (about 6 CPU seconds;
+        (checksum-verified) model to OpenVINO in memory when it loads (about 7 CPU seconds;
         no converted file is written or trusted) and runs it there, in fp32 or bf16
         (``INFERENCE_PRECISION_HINT``; int8 stays PyTorch's). Same pieces, windows,
         shapes and pooling, so a text's vector still depends on that text alone. ``"auto"``
         (default): OpenVINO where the precision is bf16 on a CPU that has it natively
         (:func:`native_bf16`) and the package is installed, else PyTorch (fp32 in OpenVINO
-        saves less than its conversion costs on small corpora, and was not measured on
-        AVX2-only CPUs; ``benchmarks/README.md``, "OpenVINO as the default"). The runtime
-        is part of the cache fingerprint and of ``name``.
+        is faster but not yet checked on the small corpora's topics, and was not measured
+        on AVX2-only CPUs; ``benchmarks/README.md``, "OpenVINO as the default"). The
+        runtime is part of the cache fingerprint and of ``name``.
     long_texts
         What to do with a text longer than the model reads (256 word pieces for
         all-MiniLM-L6-v2; 54 of the 90 bundled abstracts are longer): ``"window"``
