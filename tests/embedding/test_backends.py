@@ -308,32 +308,63 @@ def test_a_saved_analysis_is_embedded_again_at_the_precision_its_fingerprint_nam
         backends.saved_embedder("nope")
 
 
-def test_the_openvino_runtime_is_opt_in_auto_where_installed_and_in_the_fingerprint(monkeypatch):
+def test_openvino_is_opt_in_auto_runs_bf16_in_it_where_the_cpu_has_it_and_the_runtime_is_in_the_fingerprint(monkeypatch):
     monkeypatch.setattr(backends, "native_bf16", lambda: True)
     monkeypatch.setattr(backends, "openvino_available", lambda: True)
-    assert get_embedder("minilm").runtime == "torch" and get_embedder("minilm-fp32").runtime == "torch"  # the default
+    assert get_embedder("minilm").runtime == "torch" and SentenceTransformerEmbedder().runtime == "torch"  # the default
     fast = SentenceTransformerEmbedder(runtime="auto")
     assert fast.runtime == "openvino" and "OpenVINO" in fast.name and ":bf16:openvino:" in fast.fingerprint()
-    assert SentenceTransformerEmbedder(precision="fp32", runtime="auto").runtime == "openvino"
+    # fp32 stays in PyTorch: a small corpus, the exact backend, precision="fp32"
+    assert get_embedder("minilm", n_texts=90).runtime == "torch" and get_embedder("minilm-fp32").runtime == "torch"
+    assert SentenceTransformerEmbedder(precision="fp32", runtime="auto").runtime == "torch"
+    assert SentenceTransformerEmbedder(precision="fp32", runtime="openvino").runtime == "openvino"  # asked for
     assert SentenceTransformerEmbedder(precision="int8", runtime="auto").runtime == "torch"  # PyTorch's dynamic quantisation
-    monkeypatch.setattr(backends, "openvino_available", lambda: False)  # not installed: PyTorch, as before
-    fallback = SentenceTransformerEmbedder(runtime="auto")
-    assert fallback.runtime == "torch" and "OpenVINO" not in fallback.name
-    assert fallback.fingerprint() == fast.fingerprint().replace(":openvino", "")  # separate cache entries
-    assert SentenceTransformerEmbedder(runtime="torch").fingerprint() == fallback.fingerprint()
+    forced = SentenceTransformerEmbedder(runtime="torch")
+    assert forced.runtime == "torch" and "OpenVINO" not in forced.name
+    assert forced.fingerprint() == fast.fingerprint().replace(":openvino", "")  # separate cache entries
+    monkeypatch.setattr(backends, "openvino_available", lambda: False)  # not installed: PyTorch
+    assert SentenceTransformerEmbedder(runtime="auto").fingerprint() == forced.fingerprint()
+    monkeypatch.setattr(backends, "openvino_available", lambda: True)
+    monkeypatch.setattr(backends, "native_bf16", lambda: False)  # emulated bf16, asked for: PyTorch as before
+    assert SentenceTransformerEmbedder(precision="bf16", runtime="auto").runtime == "torch" and get_embedder("minilm").precision == "fp32"
+    assert get_embedder("minilm").runtime == "torch"
     with pytest.raises(ValueError, match="runtime must be one of 'auto', 'torch', 'openvino'"):
         SentenceTransformerEmbedder(runtime="onnx")
     with pytest.raises(ValueError, match="int8 is PyTorch's"):
         SentenceTransformerEmbedder(precision="int8", runtime="openvino")
 
 
+def test_new_papers_are_embedded_in_the_runtime_the_saved_fingerprint_names(monkeypatch):
+    """An analysis saved with PyTorch's bf16 vectors (the default) gets PyTorch's vectors for
+    its new papers, and one saved with OpenVINO's (``runtime="openvino"``) gets OpenVINO's:
+    the same fingerprint, so ``transform`` accepts them."""
+    from topics.embedding.embed import embedder_for
+
+    monkeypatch.setattr(backends, "native_bf16", lambda: True)
+    monkeypatch.setattr(backends, "openvino_available", lambda: True)
+    torch_bf16 = SentenceTransformerEmbedder(runtime="torch").fingerprint()
+    openvino_bf16 = SentenceTransformerEmbedder(runtime="openvino").fingerprint()
+    for saved in (torch_bf16, openvino_bf16, SentenceTransformerEmbedder(precision="fp32", runtime="openvino").fingerprint()):
+        assert backends.saved_embedder("minilm", fingerprint=saved).fingerprint() == saved
+        assert embedder_for(saved).fingerprint() == saved
+    assert backends.saved_embedder("minilm").runtime == "torch"  # no fingerprint saved: the default
+    assert backends.in_runtime_of(backends.HashingEmbedder(), torch_bf16).fingerprint() == HashingEmbedder().fingerprint()
+
+
 @pytest.mark.slow
-def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(sample_corpus):
+def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(sample_corpus, tmp_path, monkeypatch):
     """The converted model honours the attention mask (a traced graph can drop it) and, in
-    passes of fixed shape, gives a text the same bytes alone and among others."""
-    pytest.importorskip("openvino")
+    passes of fixed shape, gives a text the same bytes alone and among others; ``"auto"``
+    runs it where the CPU has bf16 natively. OpenVINO is in the test extra: not skipped.
+    Its usage telemetry stays off (no ``~/intel`` folder, which it writes)."""
+    import sys
+
+    assert backends.openvino_available(), "openvino is in the test extra: pip install -e '.[test]'"
+    if "openvino" not in sys.modules:  # imported by the package, not by another test: check its telemetry stays off
+        monkeypatch.setenv("HOME", str(tmp_path))
     texts = sample_corpus["abstract"].tolist()[:12] + ["Optimal transport.", "Graph neural networks for molecules."]
     exact = SentenceTransformerEmbedder(precision="fp32", runtime="torch").encode(texts)
+    assert (SentenceTransformerEmbedder(runtime="auto").runtime == "openvino") == backends.native_bf16()
     for precision, floor in (("fp32", 0.99999), ("bf16", 0.999)):
         embedder = SentenceTransformerEmbedder(precision=precision, runtime="openvino")
         vectors = embedder.encode(texts)
@@ -343,3 +374,4 @@ def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(
             assert embedder.encode([texts[i]])[0].tobytes() == vectors[i].tobytes(), (precision, i)
         shuffled = embedder.encode(texts[::-1])
         assert [v.tobytes() for v in shuffled[::-1]] == [v.tobytes() for v in vectors]
+    assert not (tmp_path / "intel").exists()  # openvino-telemetry's consent and client-id files

@@ -20,19 +20,21 @@ analysis all read :data:`BACKENDS`, so a new backend is one class and one
   so it is opt-in; it now embeds one text per pass (see below), which costs about 3x
   per text, so that speed-up is gone.
 
-  **The runtime.** ``runtime="openvino"`` (or ``"auto"``: where the ``openvino`` package
-  is installed) runs the forward passes in OpenVINO (:func:`openvino_forward`): the same
-  checksum-verified weights, converted in memory each time the model loads (no converted
-  file is written or trusted), at the same precision, in the same fixed-shape passes; 2-4x
-  PyTorch's throughput here. It is opt-in: the default stays PyTorch
-  (``runtime="torch"``), because the full lists' consensus topics on its bf16 vectors
-  (cosine >= 0.99998 to PyTorch's) did not meet the seed bar (four seeds each: ARI
-  0.83-0.84 to today's, against 0.895 ± 0.018 between today's seeds); exact fp32's and
-  even float16-rounded PyTorch vectors miss it as far, so the bar measures the
-  consensus's sensitivity to any change of the vectors. The runtime is part of the
-  fingerprint, so the two never share cache entries
-  (``benchmarks/embedding_runtimes.py`` and ``benchmarks/README.md``: throughput and the
-  topics each gives).
+  **The runtime.** ``runtime="openvino"`` (or ``"auto"``: bf16 on a CPU that has it
+  natively, where the ``openvino`` package is installed, ``pip install 'topics[openvino]'``)
+  runs the forward passes in OpenVINO (:func:`openvino_forward`): the same
+  checksum-verified weights, converted in memory each time the model loads (about 7 CPU
+  seconds; no converted file is written or trusted), in the same fixed-shape passes; about
+  4x PyTorch bf16's throughput on a 2-core AVX-512 BF16 CPU. It is opt-in: the default
+  stays PyTorch (``runtime="torch"``), because the full lists' consensus topics on its
+  bf16 vectors (cosine >= 0.99998 to PyTorch's) are further from today's than another
+  seed's (ARI 0.83-0.84 against 0.895 ± 0.018; 0.85-0.86 with
+  ``TopicModel(neighbor_pool=16)``); exact fp32's and float16-rounded PyTorch vectors miss
+  that bar too, so it measures the consensus's sensitivity to any change of the vectors.
+  The runtime is part of the name and of the fingerprint, so the two never share cache
+  entries, and new papers of a saved analysis are embedded in the runtime its fingerprint
+  names (:func:`in_runtime_of`) (``benchmarks/README.md``, "MiniLM runtimes on the CPU",
+  "A consensus that sees its own neighbours" and "OpenVINO measured as the default").
 
   **A text's vector does not depend on the texts embedded with it.** Padding a text to
   the longest of its batch, or running it in a pass of another shape, changes the last
@@ -83,6 +85,7 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "cpu_flags",
     "find_backend",
+    "in_runtime_of",
     "fixed_shape_batches",
     "get_embedder",
     "length_bucket",
@@ -99,7 +102,8 @@ logger = logging.getLogger(__name__)
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 #: What runs the model's forward passes: PyTorch (the default), or OpenVINO (the same weights
-#: converted in memory at load; "auto": OpenVINO where it is installed, for fp32 and bf16).
+#: converted in memory at load); "auto": OpenVINO for bf16 on a CPU that has it natively,
+#: where the package is installed, else PyTorch.
 RUNTIMES = ("auto", "torch", "openvino")
 LONG_TEXTS = ("window", "truncate")
 #: ``minilm`` embeds fewer texts than this in exact fp32 even where the CPU has bfloat16
@@ -199,14 +203,16 @@ class SentenceTransformerEmbedder:
         of the full lists at the same rate (4.7 against 4.6-4.8 texts/s).
     runtime
         ``"torch"`` runs the forward passes in PyTorch; ``"openvino"`` converts the same
-        (checksum-verified) model to OpenVINO in memory when it loads (a few seconds; no
-        converted file is written or trusted) and runs it there, in fp32 or bf16
+        (checksum-verified) model to OpenVINO in memory when it loads (about 7 CPU seconds;
+        no converted file is written or trusted) and runs it there, in fp32 or bf16
         (``INFERENCE_PRECISION_HINT``; int8 stays PyTorch's). Same pieces, windows,
         shapes and pooling, so a text's vector still depends on that text alone. ``"auto"``:
-        OpenVINO where the package is installed and the precision is fp32 or bf16, else
-        PyTorch. Default ``"torch"``: OpenVINO is opt-in until its topics match today's
-        (``benchmarks/README.md``, "MiniLM runtimes on the CPU"). The runtime is part of the
-        cache fingerprint and of ``name``.
+        OpenVINO where the precision is bf16 on a CPU that has it natively
+        (:func:`native_bf16`) and the package is installed, else PyTorch (fp32 in OpenVINO
+        is faster but not checked on the small corpora's topics, and was not measured on
+        AVX2-only CPUs). Default ``"torch"``: OpenVINO moves the full lists' topics further
+        than a seed does (``benchmarks/README.md``, "OpenVINO measured as the default"). The
+        runtime is part of the cache fingerprint and of ``name``.
     long_texts
         What to do with a text longer than the model reads (256 word pieces for
         all-MiniLM-L6-v2; 54 of the 90 bundled abstracts are longer): ``"window"``
@@ -235,7 +241,7 @@ class SentenceTransformerEmbedder:
         self.model = model
         self.precision = ("bf16" if native_bf16() else "fp32") if precision == "auto" else precision
         if runtime == "auto":
-            runtime = "openvino" if self.precision != "int8" and openvino_available() else "torch"
+            runtime = "openvino" if self.precision == "bf16" and native_bf16() and openvino_available() else "torch"
         if runtime == "openvino" and self.precision == "int8":
             raise ValueError("the openvino runtime runs fp32 or bf16; int8 is PyTorch's dynamic quantisation")
         self.runtime = runtime
@@ -398,9 +404,9 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     batch size and length. The attention mask is an input, so padding stays masked out
     (checked against PyTorch on padded passes in the tests).
     """
-    import openvino
     import torch
 
+    openvino = _openvino()
     names = ("input_ids", "attention_mask", "token_type_ids")
     pooled = mean_pooled_module(model)
     with torch.no_grad(), torch.autocast("cpu", enabled=False):  # traced in fp32: autocast ops do not convert
@@ -414,6 +420,29 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
         return np.asarray(next(iter(out.values())), dtype=np.float32)
 
     return forward
+
+
+def _openvino():
+    """The ``openvino`` module, imported without its usage telemetry.
+
+    ``import openvino`` sends a usage event to Google Analytics, and ``convert_model`` more,
+    unless the user has opted out (on by default wherever ``openvino-telemetry``, a
+    dependency of ``openvino``, is installed), and writes an ``intel`` folder in the home
+    directory. Imported while ``openvino_telemetry`` cannot be imported, it uses its own
+    no-op stub instead, for the whole process. Where ``openvino`` was imported before (by
+    the user's own code), it is left as it is.
+    """
+    import sys
+
+    if "openvino" not in sys.modules and "openvino_telemetry" not in sys.modules:
+        sys.modules["openvino_telemetry"] = None  # ``import openvino_telemetry`` raises ImportError
+        try:
+            import openvino
+        finally:
+            del sys.modules["openvino_telemetry"]
+    import openvino
+
+    return openvino
 
 
 def padded_features(model, texts: list[str], length: int, rows: int) -> dict:
@@ -684,7 +713,8 @@ def saved_embedder(name: str, *, model: str | os.PathLike[str] | None = None, fi
     """The embedder that embeds new papers like an analysis saved with backend ``name`` and
     embedding ``fingerprint``: the first of its ``variants`` whose precision is one of the
     fingerprint's ``:``-separated fields (``"minilm"`` embeds a small corpus in exact fp32,
-    whatever the CPU), else the backend itself.
+    whatever the CPU), else the backend itself; in the runtime the fingerprint names
+    (:func:`in_runtime_of`).
 
     A ``ValueError`` where the backend is not per text (:attr:`Backend.per_text`): its
     vectors are fitted to each corpus, so new papers cannot be placed in its space.
@@ -697,5 +727,23 @@ def saved_embedder(name: str, *, model: str | os.PathLike[str] | None = None, fi
     fields = set(str(fingerprint or "").split(":"))
     for variant in map(find_backend, spec.variants):
         if variant.precision in fields:
-            return variant.build(model, None)
-    return spec.build(model, None)
+            return in_runtime_of(variant.build(model, None), fingerprint)
+    return in_runtime_of(spec.build(model, None), fingerprint)
+
+
+def in_runtime_of(embedder: Embedder, fingerprint: str | None) -> Embedder:
+    """``embedder`` running its forward passes in the runtime that ``fingerprint`` names:
+    OpenVINO where one of its ``:``-separated fields is ``openvino``, else PyTorch.
+
+    A copy where that is not ``embedder``'s runtime, else ``embedder`` itself (and for a
+    backend without runtimes, or no fingerprint). So the new papers of an analysis saved
+    with OpenVINO's vectors are embedded by OpenVINO although the default runs PyTorch (and
+    the other way round), and their vectors carry the analysis's fingerprint.
+    """
+    if fingerprint is None or not isinstance(embedder, SentenceTransformerEmbedder):
+        return embedder
+    runtime = "openvino" if "openvino" in str(fingerprint).split(":") else "torch"
+    if runtime == embedder.runtime:
+        return embedder
+    return SentenceTransformerEmbedder(embedder.model, precision=embedder.precision, batch_size=embedder.batch_size,
+                                       long_texts=embedder.long_texts, runtime=runtime)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from topics.embedding.backends import DEFAULT_BACKEND, PRECISIONS, Embedder, find_backend, get_embedder
+from topics.embedding.backends import DEFAULT_BACKEND, PRECISIONS, Embedder, find_backend, get_embedder, in_runtime_of
 from topics.embedding.cache import EmbeddingCache, as_cache, missing_keys
 from topics.embedding.weights import EmbeddingError
 
@@ -100,9 +100,10 @@ def embedder_for(fingerprint: str | None, *, model: str | os.PathLike[str] | Non
     """The embedder whose vectors carry ``fingerprint`` (a fitted model's
     ``embedding_fingerprint_``): the same backend in the same precision. The backend is
     the registered one (:data:`~topics.embedding.backends.BACKENDS`) that the
-    fingerprint's first field names, or its variant at the precision the fingerprint names."""
+    fingerprint's first field names, or its variant at the precision the fingerprint names,
+    in the runtime it names (:func:`~topics.embedding.backends.in_runtime_of`)."""
     name, precision = _backend_name(fingerprint), _precision(fingerprint)
-    embedder = None if name is None else get_embedder(name, model=model)
+    embedder = None if name is None else in_runtime_of(get_embedder(name, model=model), fingerprint)
     if precision == "bf16" and embedder is not None and getattr(embedder, "precision", None) != "bf16":
         raise EmbeddingError("the model's vectors are bf16, which this CPU does not run natively; fit again here")
     if embedder is None or precision not in (None, getattr(embedder, "precision", precision)):
