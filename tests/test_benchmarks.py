@@ -55,11 +55,21 @@ def test_scale_stages_read_their_vectors_from_the_cache(tmp_path, monkeypatch):
 # ----------------------------------------------------------- the full lists' vectors (issue 40)
 
 
-def _fixture_script():
-    spec = importlib.util.spec_from_file_location("full_lists_vectors", BENCHMARKS / "full_lists_vectors.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def _script(name: str):
+    """The benchmark script ``benchmarks/<name>.py`` as a module (the scripts import each
+    other, e.g. run.py and keyphrases.py, so their folder is on the path while it loads)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
     return module
+
+
+def _fixture_script():
+    return _script("full_lists_vectors")
 
 
 def test_the_committed_full_lists_vectors_are_todays_default_embedding():
@@ -148,10 +158,7 @@ def test_the_code_run_py_runs_in_fresh_interpreters_names_what_exists():
 
 
 def _runtimes_script():
-    spec = importlib.util.spec_from_file_location("embedding_runtimes", BENCHMARKS / "embedding_runtimes.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _script("embedding_runtimes")
 
 
 def _pairs(group, ari, *, seeds=range(4), theme=1.0):
@@ -182,14 +189,7 @@ def test_a_runtime_that_moves_topics_as_a_seed_does_passes_and_one_that_moves_th
 
 
 def _names_keywords_script():
-    sys.path.insert(0, str(BENCHMARKS))  # it imports run.py and keyphrases.py beside it
-    try:
-        spec = importlib.util.spec_from_file_location("names_keywords", BENCHMARKS / "names_keywords.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    return module
+    return _script("names_keywords")
 
 
 def test_names_keywords_ranks_tied_keywords_alphabetically_in_every_process():
@@ -214,13 +214,7 @@ def test_names_ranker_names_each_group_once_within_the_hard_constraints():
     unwritten untransferred name; a group with nothing allowed keeps its own name."""
     import pandas as pd
 
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        spec = importlib.util.spec_from_file_location("names_ranker", BENCHMARKS / "names_ranker.py")
-        ranker = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(ranker)
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    ranker = _script("names_ranker")
 
     def row(level, group, candidate, score, *, parent=-1, share=0.0, source="profiles", weak=False, coverage=0.5, transferred=0.0, expected=0.2):
         return {"level": level, "group": group, "parent": parent, "share_of_parent": share, "candidate": candidate, "source": source,
@@ -243,15 +237,13 @@ def test_names_ranker_names_each_group_once_within_the_hard_constraints():
     }
 
 
-def test_emerging_keywords_judge_reads_acronym_keywords_and_items_as_their_phrases(monkeypatch):
+def test_emerging_keywords_judge_reads_acronym_keywords_and_items_as_their_phrases():
     """The next-year judge (benchmarks/emerging_keywords.py): an author keyword "offline RL"
     is the keyword "offline reinforcement learning", and so is a listed item "offline rl";
     a lower-case stop word is not read as an acronym ("it" stays "it")."""
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("benchmark_emerging_keywords", BENCHMARKS / "emerging_keywords.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
     import pandas as pd
+
+    script = _script("emerging_keywords")
 
     acronyms = {"RL": "reinforcement learning", "IT": "information technology"}
     sets = script.keyword_sets(pd.Series(["offline RL; Meta-Learning", None, "it"]), acronyms)

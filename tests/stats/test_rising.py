@@ -66,20 +66,23 @@ def test_phrases_authors_seldom_choose_as_keywords_are_left_out(tmp_path, monkey
     assert {"diffusion models", "flow matching"} <= kept  # chosen by half the papers that write it; unknown
 
 
-def test_an_acronym_and_the_phrase_its_papers_define_it_by_are_one_item():
-    """Last year, 15 papers write "vision transformers (ViTs)" and 15 others only "ViT";
-    the item is one, with all 30 papers, and neither spelling is listed alone."""
+def _last_year_writes(spellings: list[tuple[int, str]]) -> tuple[list[str], np.ndarray]:
+    """100 plain papers a year, 2021-2023; in 2023 the papers from each count of
+    ``spellings`` ((up to paper i, text), in order) write that text instead."""
     texts, years = [], []
     for year in (2021, 2022, 2023):
         for i in range(100):
-            text = f"we study learning item{i}"
-            if year == 2023 and i < 15:
-                text = f"We train vision transformers (ViTs) on images. item{i}"
-            elif year == 2023 and i < 30:
-                text = f"Our ViT model is fast on images. item{i}"
-            texts.append(text)
+            text = next((t for upto, t in spellings if year == 2023 and i < upto), "we study learning")
+            texts.append(f"{text} item{i}")
             years.append(year)
-    table = rising_phrases(paper_phrases(texts), np.array(years))
+    return texts, np.array(years)
+
+
+def test_an_acronym_and_the_phrase_its_papers_define_it_by_are_one_item():
+    """Last year, 15 papers write "vision transformers (ViTs)" and 15 others only "ViT";
+    the item is one, with all 30 papers, and neither spelling is listed alone."""
+    texts, years = _last_year_writes([(15, "We train vision transformers (ViTs) on images."), (30, "Our ViT model is fast on images.")])
+    table = rising_phrases(paper_phrases(texts), years)
     phrases = table["phrase"].tolist()
     assert phrases[0] == "vision transformers (ViTs)"
     assert table.iloc[0]["n_latest"] == 30 and table.iloc[0]["n_before"] == 0
@@ -114,18 +117,11 @@ def test_an_acronym_item_is_read_as_the_phrase_index_reads_names():
     (:class:`topics.naming.coverage.PhraseIndex`): "self supervised learning" without the
     hyphen uses "self-supervised learning (SSL)", and a paper that defines SSL as
     something else does not use it by writing "SSL"."""
-    texts, years = [], []
-    for year in (2021, 2022, 2023):
-        for i in range(100):
-            text = f"we study learning item{i}"
-            if year == 2023 and i < 10:
-                text = f"We scale self-supervised learning (SSL) for images. item{i}"
-            elif year == 2023 and i < 20:
-                text = f"Self supervised learning of speech is cheap. item{i}"
-            elif year == 2023 and i < 22:
-                text = f"We study semi-supervised learning (SSL) where SSL uses few labels. item{i}"
-            texts.append(text)
-            years.append(year)
+    texts, years = _last_year_writes([
+        (10, "We scale self-supervised learning (SSL) for images."),
+        (20, "Self supervised learning of speech is cheap."),
+        (22, "We study semi-supervised learning (SSL) where SSL uses few labels."),
+    ])
     phrases = paper_phrases(texts)
     item = "self-supervised learning (SSL)"
     users = [i for i, p in enumerate(phrases) if item in p]
