@@ -9,7 +9,8 @@ import pytest
 @pytest.mark.slow
 def test_what_setup_compiles_is_what_a_small_fit_needs(tmp_path):
     """`python -m topics.clustering.precompile` (make setup) leaves nothing for a fit of a small
-    corpus and its map to compile: the fit afterwards writes no new compiled code."""
+    corpus and its map to compile: the fit afterwards, in a new process, reads the kernels
+    the first process wrote to the disk cache and writes no new compiled code."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "TOPICS_NUMBA_CACHE": "1"}
     subprocess.run([sys.executable, "-m", "topics.clustering.precompile"], check=True, env=env, timeout=900, capture_output=True)
     index = {p.name for p in Path(tmp_path).rglob("*.nbi")}
