@@ -120,14 +120,15 @@ def openvino_runners(st, example) -> dict:
 def openvino_int8(st, example, calibration) -> dict:
     """OpenVINO int8: NNCF post-training quantisation (transformer preset) of the converted
     model, calibrated on ``calibration`` passes; skipped where nncf is not installed."""
-    try:
-        import nncf
-        import openvino
+    from topics.embedding.backends import import_without_telemetry, mean_pooled_module
+
+    try:  # openvino and nncf without their usage telemetry, as the package imports them
+        openvino = import_without_telemetry("openvino")
+        nncf = import_without_telemetry("nncf")
         import torch
     except ImportError as exc:
         print(f"OpenVINO int8 skipped: {exc}")
         return {}
-    from topics.embedding.backends import mean_pooled_module
 
     with torch.no_grad():
         converted = openvino.convert_model(mean_pooled_module(st), example_input={k: example[k] for k in NAMES})

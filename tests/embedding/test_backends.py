@@ -376,3 +376,41 @@ def test_openvino_gives_pytorchs_vectors_on_padded_passes_and_each_text_its_own(
         shuffled = embedder.encode(texts[::-1])
         assert [v.tobytes() for v in shuffled[::-1]] == [v.tobytes() for v in vectors]
     assert not (tmp_path / "intel").exists()  # openvino-telemetry's consent and client-id files
+
+
+def test_a_package_of_openvinos_family_is_imported_with_its_telemetry_stub(tmp_path, monkeypatch):
+    """``import_without_telemetry`` imports a module while ``openvino_telemetry`` cannot be
+    imported (so openvino and nncf take their no-op stubs), and leaves it importable after."""
+    import sys
+
+    name = "topics_test_telemetry_user"
+    (tmp_path / f"{name}.py").write_text(
+        "try:\n    import openvino_telemetry\n    TELEMETRY = True\nexcept ImportError:\n    TELEMETRY = False\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "openvino_telemetry", raising=False)  # restored after the test
+    try:
+        assert backends.import_without_telemetry(name).TELEMETRY is False
+        assert "openvino_telemetry" not in sys.modules  # not left blocked for the rest of the process
+        with pytest.raises(ModuleNotFoundError):
+            backends.import_without_telemetry("topics_test_no_such_module")
+        assert "openvino_telemetry" not in sys.modules
+    finally:
+        sys.modules.pop(name, None)
+
+
+def test_openvino_and_nncf_are_imported_only_through_the_package():
+    """No module of the package and no benchmark imports ``openvino`` or ``nncf`` itself: a
+    direct import sends a usage event and writes ``~/intel``
+    (``topics.embedding.backends.import_without_telemetry`` is the one way in)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    direct = []
+    for path in sorted([*(root / "topics").rglob("*.py"), *(root / "benchmarks").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            direct += [f"{path.relative_to(root)}:{node.lineno} imports {n}" for n in names if n.split(".")[0] in ("openvino", "nncf")]
+    assert not direct

@@ -224,10 +224,28 @@ def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
     consensus = topics.analyze(trend_corpus, embedder="lsa", model=model, random_state=2, cache=False)
     html = render_report(consensus)
     assert "consensus of 3 runs of UMAP" in html and "30 epochs each) with seeds 6 to 8." in html
+    assert "cosine, one exact neighbour graph," in html and "neighbor_pool" not in html  # no pool: none is mentioned
     # Ward's topics: the runs only give the confidence
     assert trend_analysis.settings.params["method"] == "ward"
     runs = trend_analysis.settings.params["n_runs"]
-    assert f"share of {runs} UMAP + HDBSCAN runs (seeds 0 to {runs - 1})" in render_report(trend_analysis)
+    ward = render_report(trend_analysis)
+    assert f"share of {runs} UMAP + HDBSCAN runs (seeds 0 to {runs - 1})" in ward and "neighbor_pool" not in ward
+
+
+def test_methods_state_a_neighbour_pool_where_the_fit_had_one(trend_corpus):
+    """A fit whose runs drew their neighbours from a pool (TopicModel(neighbor_pool=m)) says
+    so, with the pool and the neighbours each run saw; the consensus's own graph stays exact."""
+    from topics.clustering.model import TopicModel
+
+    model = TopicModel(method="consensus", n_runs=3, n_epochs=30, neighbor_pool=12, random_state=2)
+    pooled = topics.analyze(trend_corpus, embedder="lsa", model=model, random_state=2, cache=False)
+    k = pooled.settings.params["n_neighbors"]
+    assert pooled.settings.params["neighbor_pool"] == 12 and k - 1 < 12
+    html = render_report(pooled)
+    assert "cosine, each paper's neighbours drawn from one exact neighbour graph" in html
+    assert (f"Each run's UMAP saw, for each paper, {k - 1} others drawn by the run's seed from its 12 nearest "
+            f"(neighbor_pool = 12)") in html
+    assert f"the co-association, the partition and the outliers use the exact {k} nearest." in html
 
 
 def test_seed_range():

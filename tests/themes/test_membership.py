@@ -10,19 +10,32 @@ import pytest
 from topics.naming.acronyms import document_definitions
 from topics.text import singular_words
 from topics.themes.membership import (
-    MIN_POSITIVES, calibrate_cut, phrase_matches, phrase_pattern, theme_acronyms, theme_similarity,
+    MIN_POSITIVES, acronym_meanings, calibrate_cut, phrase_matches, phrase_pattern, theme_acronyms, theme_similarity,
 )
 
 
 def test_acronym_needs_two_papers_and_a_majority():
-    ssl = ("SSL", "self-supervised learning")
-    semi = ("SSL", "semi-supervised learning")
-    assert theme_acronyms([[ssl], [ssl], [semi]], ["self-supervised learning"]) == ["SSL"]
-    assert theme_acronyms([[ssl], [semi], [semi]], ["self-supervised learning"]) == []  # most papers mean another thing
-    assert theme_acronyms([[ssl]], ["self-supervised learning"]) == []  # one paper is not enough
+    ssl = ["We study self-supervised learning (SSL) for images.", "Self-supervised learning (SSL) without labels."]
+    semi = ["Semi-supervised learning (SSL) with few labels.", "We revisit semi-supervised learning (SSL) on graphs."]
+    assert theme_acronyms(ssl + semi[:1], ["self-supervised learning"]) == ["SSL"]
+    assert theme_acronyms(ssl[:1] + semi, ["self-supervised learning"]) == []  # most papers mean another thing
+    assert theme_acronyms(ssl[:1], ["self-supervised learning"]) == []  # one paper is not enough
     # plural short forms fold onto the singular; longer long forms that contain the phrase count
-    dms = [[("DMs", "diffusion models")], [("DM", "latent diffusion model")]]
-    assert theme_acronyms(dms, ["diffusion models"]) == ["DM"]
+    dms = ["Diffusion models (DMs) generate images.", "A diffusion model (DM) for audio.",
+           "Denoising diffusion models (DDMs) are slow.", "We speed up denoising diffusion models (DDMs)."]
+    assert theme_acronyms(dms, ["diffusion models"]) == ["DDM", "DM"]
+
+
+def test_theme_acronyms_count_the_definitions_the_naming_counts():
+    """The themes read the one count of definitions (topics.naming.acronyms.definition_counts),
+    folded: "DMs" and "DM" are one short form, "diffusion models" and "diffusion model" one
+    long form."""
+    from topics.naming.acronyms import definition_counts
+
+    texts = ["Diffusion models (DMs) generate images.", "A diffusion model (DM) for audio.", "No acronym here."]
+    counts = definition_counts(texts)
+    assert counts == {("DMs", "diffusion models"): 1, ("DM", "diffusion model"): 1}
+    assert acronym_meanings(texts) == {"DM": {"diffusion model": 2}}
 
 
 def test_phrase_matching_ignores_case_hyphens_and_plurals():

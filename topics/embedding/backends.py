@@ -88,6 +88,7 @@ __all__ = [
     "in_runtime_of",
     "fixed_shape_batches",
     "get_embedder",
+    "import_without_telemetry",
     "length_bucket",
     "native_bf16",
     "openvino_available",
@@ -406,7 +407,7 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     """
     import torch
 
-    openvino = _openvino()
+    openvino = import_without_telemetry("openvino")
     names = ("input_ids", "attention_mask", "token_type_ids")
     pooled = mean_pooled_module(model)
     with torch.no_grad(), torch.autocast("cpu", enabled=False):  # traced in fp32: autocast ops do not convert
@@ -422,27 +423,29 @@ def openvino_forward(model, precision: str, example: dict) -> Callable[[dict], n
     return forward
 
 
-def _openvino():
-    """The ``openvino`` module, imported without its usage telemetry.
+def import_without_telemetry(module: str = "openvino"):
+    """``module`` (``openvino``, or a package of its family such as ``nncf``), imported
+    without its usage telemetry.
 
     ``import openvino`` sends a usage event to Google Analytics, and ``convert_model`` more,
     unless the user has opted out (on by default wherever ``openvino-telemetry``, a
     dependency of ``openvino``, is installed), and writes an ``intel`` folder in the home
-    directory. Imported while ``openvino_telemetry`` cannot be imported, it uses its own
-    no-op stub instead, for the whole process. Where ``openvino`` was imported before (by
-    the user's own code), it is left as it is.
+    directory; NNCF reports its calls the same way. Imported while ``openvino_telemetry``
+    cannot be imported, each uses its own no-op stub instead, for the whole process. Where
+    ``module`` was imported before (by the user's own code), or ``openvino_telemetry`` was,
+    it is left as it is. Code of this project that needs ``openvino`` (the package, the
+    benchmarks) imports it through this function, never directly.
     """
+    import importlib
     import sys
 
-    if "openvino" not in sys.modules and "openvino_telemetry" not in sys.modules:
+    if module not in sys.modules and "openvino_telemetry" not in sys.modules:
         sys.modules["openvino_telemetry"] = None  # ``import openvino_telemetry`` raises ImportError
         try:
-            import openvino
+            importlib.import_module(module)
         finally:
             del sys.modules["openvino_telemetry"]
-    import openvino
-
-    return openvino
+    return importlib.import_module(module)
 
 
 def padded_features(model, texts: list[str], length: int, rows: int) -> dict:

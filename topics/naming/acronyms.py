@@ -90,7 +90,8 @@ def definition_counts(texts: Iterable[str]) -> Counter[tuple[str, str]]:
     """How many of ``texts`` make each definition, ``{(acronym as written, definition):
     texts}`` (:func:`document_definitions` of each). :func:`find_acronyms` keeps the most
     made definition of each acronym; :func:`topics.stats.rising.defined_acronyms` the ones
-    most papers that define an acronym agree on."""
+    most papers that define an acronym agree on; :func:`topics.themes.membership.acronym_meanings`
+    what each short form means to the guided themes."""
     counts: Counter[tuple[str, str]] = Counter()
     for text in texts:
         counts.update(document_definitions(text))

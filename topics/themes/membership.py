@@ -2,9 +2,9 @@
 
 * :func:`phrase_matches` -- which papers name a theme (its phrases, case, hyphens and
   plurals ignored, or an acronym of them);
-* :func:`theme_acronyms` -- the acronyms a corpus defines for a theme (Schwartz & Hearst
-  detection, :func:`topics.naming.acronyms.document_definitions`; at least two papers, and most papers that define
-  the short form, must mean the theme);
+* :func:`theme_acronyms` -- the acronyms a corpus defines for a theme (the package's one
+  count of Schwartz & Hearst definitions, :func:`topics.naming.acronyms.definition_counts`;
+  at least two papers, and most papers that define the short form, must mean the theme);
 * :func:`theme_similarity` -- each paper's cosine to the mean of the theme's positives
   (Rocchio relevance feedback), positives leaving themselves out;
 * :func:`calibrate_cut` -- the similarity cut from positives and everything else
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy import stats
 
+from topics.naming.acronyms import definition_counts
 from topics.text import singular, singular_words
 
 __all__ = [
@@ -52,24 +53,24 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"\b" + " ".join(map(re.escape, words)) + r"\b")
 
 
-def theme_acronyms(definitions: Sequence[Sequence[tuple[str, str]]], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:
-    """Short forms the corpus defines as one of ``phrases``.
+def theme_acronyms(texts: Iterable[str], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:
+    """Short forms ``texts`` define as one of ``phrases``.
 
-    ``definitions`` holds, per paper, :func:`topics.naming.acronyms.document_definitions` of its
-    text. A short form (plural "s" folded: "DMs" is "DM") qualifies when at least
+    A short form (plural "s" folded: "DMs" is "DM") qualifies when at least
     ``min_papers`` papers define it with a long form containing one of ``phrases`` and
-    those are more than half of the papers that define it.
+    those are more than half of the papers that define it (:func:`acronym_meanings`).
     """
-    return acronyms_for(acronym_meanings(definitions), phrases, min_papers=min_papers)
+    return acronyms_for(acronym_meanings(texts), phrases, min_papers=min_papers)
 
 
-def acronym_meanings(definitions: Sequence[Sequence[tuple[str, str]]]) -> dict[str, Counter]:
-    """``{short form: Counter of normalised long forms}`` over all papers (plural "s" folded)."""
+def acronym_meanings(texts: Iterable[str]) -> dict[str, Counter]:
+    """``{short form: Counter of normalised long forms}``: how many of ``texts`` define each
+    short form (plural "s" folded) as what, read from
+    :func:`topics.naming.acronyms.definition_counts` (each text searched once per process)."""
     meanings: dict[str, Counter] = defaultdict(Counter)
-    for defs in definitions:
-        for short, long in defs:
-            meanings[singular(short)][singular_words(long)] += 1
-    return meanings
+    for (short, long), n in definition_counts(texts).items():
+        meanings[singular(short)][singular_words(long)] += n
+    return dict(meanings)
 
 
 def acronyms_for(meanings: dict[str, Counter], phrases: Sequence[str], *, min_papers: int = 2) -> list[str]:

@@ -8,7 +8,7 @@ paper gets a similarity to each theme and a membership decided by this rule:
 1. **Phrase.** A paper *names* the theme if its title or abstract contains the theme's
    name or one of its phrases (case, hyphens and plurals ignored), or an acronym of one
    of them. Acronyms come from the corpus itself (Schwartz & Hearst 2003,
-   :func:`topics.naming.acronyms.document_definitions`): a short form counts when at least two papers define it with a
+   :func:`topics.naming.acronyms.definition_counts`): a short form counts when at least two papers define it with a
    long form that contains a theme phrase ("optimal transport (OT)", "vertical federated
    learning (VFL)") and most papers that define it do so; a paper that defines it as
    something else does not name the theme through it.
@@ -208,7 +208,7 @@ def _read(corpus: pd.DataFrame) -> _Read:
     titles = corpus["title"].fillna("").astype(str)
     texts = (titles + ". " + corpus["abstract"].astype(str)).tolist()
     definitions = [document_definitions(t) for t in texts]
-    return _Read(titles, texts, [singular_words(t) for t in texts], definitions, acronym_meanings(definitions))
+    return _Read(titles, texts, [singular_words(t) for t in texts], definitions, acronym_meanings(texts))
 
 
 def _members(theme: Theme, corpus: pd.DataFrame, embeddings: np.ndarray, embedder, read: _Read) -> tuple[pd.DataFrame, dict]:
