@@ -91,6 +91,7 @@ def test_a_keyword_is_written_as_the_texts_write_it_more_often():
     assert written_form("computer vision", texts) == "computer vision"  # written nowhere: as the authors' keyword
     assert written_form("ai ethic", texts, "AI ethics") == "AI ethics"  # written nowhere: as its authors spell it
     assert written_form("graph neural network", texts, "GNNs") == "graph neural networks"  # the texts' form first
+    assert written_form("gnn", texts, "GNNs") == "GNNs"  # in the authors' capitals
 
 
 def test_shipped_spellings_turn_keys_back_into_words():

@@ -315,7 +315,8 @@ def written_form(keyword: str, texts: Sequence[str], spelling: str | None = None
     """``keyword`` (a :func:`topics.naming.coverage.phrase_key`, singular) as ``texts``
     write it more often: "graph neural networks" where the plural is the commoner. Where
     ``texts`` write it in neither form (a transferred keyword), its authors' ``spelling``
-    (:func:`spellings`): "bias", not the key "bia"; "AI ethics", not "ai ethic"."""
+    (:func:`spellings`): "AI ethics", not the key "ai ethic"; where they do, the texts'
+    number in the spelling's capitals ("CLIP", not "clip")."""
     if not keyword or not keyword[-1].isalpha():
         return keyword
     one = re.compile(rf"\b{re.escape(keyword)}\b", re.IGNORECASE)
@@ -324,7 +325,8 @@ def written_form(keyword: str, texts: Sequence[str], spelling: str | None = None
     n_many = 0 if keyword.endswith("s") else sum(len(many.findall(t)) for t in texts)
     if spelling and not n_one and not n_many:
         return spelling
-    return f"{keyword}s" if n_many > n_one else keyword
+    form = f"{keyword}s" if n_many > n_one else keyword
+    return spelling if spelling and spelling.lower() == form else form  # "CLIP", "NeRF": the authors' capitals
 
 
 def spellings() -> dict[str, str]:
