@@ -2,6 +2,7 @@
 
     python benchmarks/names_ranker.py dump ICLR:2023 NeurIPS:2022 ... [--together]  # minutes each
     python benchmarks/names_ranker.py evaluate                           # seconds
+    python benchmarks/names_ranker.py rescore                            # round 4's picks, today's judge
 
 The naming step (:func:`topics.naming.fields.name_fields`) picks each topic's and area's
 name among candidates with measured properties by hand-set bars and an order of steps.
@@ -27,7 +28,16 @@ twice over:
   taking its area's name unless it holds more than half of the area. Prints, per
   venue-year, topics and areas in their top-8 keywords by today's rule, the ranker, plain
   BERTopic and the best any candidate could do, and the pooled figure with a bootstrap
-  interval (over venue-years' groups); writes ``results/names-ranker.json``.
+  interval (over venue-years' groups); writes ``results/names-ranker-round5.json``
+  (round 4's, without the rivals below, is ``results/names-ranker.json``).
+
+Round 5 measures one more signal beside the profiles: the **embedding contrast**
+(:func:`contrast`), the cosine of a keyword's (or candidate's) static vector to the
+group's centroid less its mean cosine to the other groups' centroids. It enters (a) the
+ranker as a 17th feature (:data:`CONTRAST_FEATURES`, the same protocol), and (b) today's
+rule in place of the profiles' F-measure as the order in which (group, keyword) pairs are
+taken (:func:`contrast_rule`: the same bars). ``rescore`` judges round 4's picks again with
+today's ``names_keywords.matches`` (``results/names-ranker-round4-rescored.json``).
 """
 
 from __future__ import annotations
@@ -527,6 +537,7 @@ def main(argv=None) -> int:
     parser.add_argument("venue_years", nargs="*", metavar="VENUE:YEAR")
     parser.add_argument("--together", action="store_true", help="one build of counts and profiles leaves all the venue-years out (else one each)")
     parser.add_argument("--data", type=Path, default=DATA, help=f"the big corpus (default {DATA})")
+    parser.add_argument("--tag", default="", help="evaluate: results/names-ranker-round5-TAG.json")
     args = parser.parse_args(argv)
     if args.step == "dump":
         DATA = args.data
@@ -548,9 +559,12 @@ def main(argv=None) -> int:
     for path in paths:
         frame = pd.read_parquet(path)
         frames[f"{frame.venue.iloc[0]} {frame.year.iloc[0]}"] = frame
+    if args.venue_years:  # only these (round 5 chose its variant on four before the other six were seen)
+        frames = {k: f for k, f in frames.items() if k.replace(" ", ":") in args.venue_years}
     result = evaluate(frames)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "names-ranker-round5.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
+    tag = f"-{args.tag}" if args.tag else ""
+    (RESULTS / f"names-ranker-round5{tag}.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
     print(table(result))
     print(json.dumps({k: v for k, v in result.items() if k in ("pooled", "coefficients")}, indent=1))
     return 0
