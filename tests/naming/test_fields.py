@@ -97,9 +97,11 @@ def test_a_keyword_is_written_as_the_texts_write_it_more_often():
 def test_shipped_spellings_turn_keys_back_into_words():
     """Round 4 named groups "ai ethic": a key of the singular rule, not a word."""
     from topics.naming.coverage import phrase_key
-    from topics.naming.fields import spellings
+    from topics.naming.fields import reference, spellings
 
     spelled = spellings()
+    assert set(spelled) == set(reference().keywords)  # one spelling for each keyword of the shipped profiles
+    assert not {"rob", "etf", "gtep", "s"} & set(spelled)  # IJCAI's area codes are no keywords
     assert spelled["ai ethic"] == "AI ethics" and spelled["physic"] == "physics" and spelled["time-sery"] == "time-series"
     assert spelled["pac-baye"] == "PAC-bayes" and spelled["graph neural network"] == "graph neural networks"
     assert all(phrase_key(v) == k for k, v in spelled.items())
