@@ -1,6 +1,7 @@
 """Build the keyword profiles the package ships (``topics/data/keyword_profiles.tsv.gz``).
 
     python benchmarks/keyword_profiles.py [--exclude ICLR:2023 NeurIPS:2022] [-o PATH]
+    python benchmarks/keyword_profiles.py --spellings   # topics/data/keyword_spellings.tsv.gz
 
 Over every paper of ``../shared/data/bigcorpus.parquet`` that has author keywords, each
 keyword that at least :data:`MIN_PAPERS` papers chose gets a profile
@@ -12,6 +13,9 @@ Keywords are split
 where authors join several ("Machine Learning: Deep Learning"), written as
 :func:`topics.naming.coverage.phrase_key` writes them, and an acronym keyword that is the
 initials of a longer keyword is counted as that one ("LLMs" as "large language model").
+``--spellings`` writes, for each keyword of the profiles, the spelling its authors write
+most often (:func:`spellings`: "bias" for the key "bia", "AI ethics" for "ai ethic"), so
+that a keyword the group's own texts do not write is shown as a word, not as its key.
 ``--exclude`` leaves venue-years out, so that the names of those venue-years can be
 scored against their keywords by profiles that never saw them
 (``benchmarks/names_keywords.py``).
@@ -19,6 +23,7 @@ scored against their keywords by profiles that never saw them
 
 from __future__ import annotations
 
+import gzip
 import re
 import sys
 from collections import Counter
@@ -33,6 +38,7 @@ from topics.naming.fields import KeywordProfiles, text_terms
 
 HERE = Path(__file__).resolve().parent
 PACKAGED = HERE.parent / "topics" / "data" / "keyword_profiles.tsv.gz"
+SPELLINGS = HERE.parent / "topics" / "data" / "keyword_spellings.tsv.gz"
 
 #: A keyword chosen by fewer papers gets no profile.
 MIN_PAPERS = 8
@@ -43,12 +49,59 @@ KEEP = 60
 #: The inverse strength of each profile's L2 penalty (scikit-learn's ``C``).
 C = 1.0
 _SPLIT = re.compile(r"[;,:]")
+#: IJCAI's area codes between an area and its subarea ("Robotics: ROB: Motion and path
+#: planning"): not keywords (they made "rob", "etf" and "gtep" keywords of 50-130 papers).
+_AREA_CODE = re.compile(r":\s*[A-Z]{1,5}\s*(?=:)")
+_WORD = re.compile(r"[^\W_]+")
+_EDGES = " '\".,;[]{}"
 
 
 def keyword_keys(cell) -> list[str]:
-    """A paper's keywords ("a; b: c, d") as phrase keys of up to four words."""
-    keys = (phrase_key(k) for k in _SPLIT.split(str(cell or "")) if k.strip() not in ("", "[]", "nan"))
-    return sorted({k for k in keys if k and len(k.split()) <= 4})
+    """A paper's keywords ("a; b: c, d") as phrase keys of up to four words, IJCAI's area
+    codes ("ROB" in "Robotics: ROB: Multi-robot systems") left out."""
+    return sorted({key for key, _ in written_keywords(cell)})
+
+
+def written_keywords(cell) -> list[tuple[str, str]]:
+    """A paper's keywords as :func:`keyword_keys` reads them, each as ``(key, shown)``:
+    its phrase key and how its authors wrote it (:func:`shown`)."""
+    parts = (k.strip() for k in _SPLIT.split(_AREA_CODE.sub("", str(cell or ""))))
+    pairs = ((phrase_key(k), shown(k)) for k in parts if k not in ("", "[]", "nan"))
+    return [(key, text) for key, text in pairs if key and len(key.split()) <= 4]
+
+
+def shown(keyword: str) -> str:
+    """A keyword as a name is shown: words in lower case but those with a capital after
+    their first letter ("Intuitive Physics" -> "intuitive physics", "AI Ethics" -> "AI
+    ethics", "AIOps", "Sim-to-Real" -> "sim-to-real"), quotes and stops at its ends and
+    unclosed brackets dropped."""
+    def word(found: re.Match) -> str:
+        w = found.group()
+        return w if any(c.isupper() for c in w[1:]) else w.lower()
+
+    text = keyword
+    if text.count("(") != text.count(")"):  # "Categorization)": a bracket the split left unclosed
+        text = text.replace("(", " ").replace(")", " ")
+    return _WORD.sub(word, " ".join(text.split()).strip(_EDGES))
+
+
+def spellings(exclude=()) -> dict[str, str]:
+    """Each keyword that at least :data:`MIN_PAPERS` papers chose (the profiles'
+    vocabulary) -> the spelling its authors write most often (:func:`shown`; ties in
+    alphabetical order): "bia" -> "bias", "ai ethic" -> "AI ethics"."""
+    _, written = papers_with_keywords(written_keywords, exclude)
+    forms: dict[str, Counter] = {}
+    for pairs in written:
+        for key, text in set(pairs):
+            forms.setdefault(key, Counter())[text] += 1
+    chosen = Counter(k for ks in corpus(exclude)[1] for k in ks)
+    return {k: min(forms[k], key=lambda t: (-forms[k][t], t)) for k in sorted(chosen) if chosen[k] >= MIN_PAPERS and k in forms}
+
+
+def write_spellings(table: dict[str, str], path: Path = SPELLINGS) -> None:
+    """:func:`spellings` as a gzipped table, one keyword a line: key, spelling."""
+    with gzip.GzipFile(path, "wb", mtime=0) as out:
+        out.write("".join(f"{k}\t{v}\n" for k, v in table.items()).encode("utf-8"))
 
 
 def acronym_map(counts: Counter) -> dict[str, str]:
@@ -123,6 +176,11 @@ def profiles(exclude=()) -> KeywordProfiles:
 
 
 def main() -> int:
+    if sys.argv[1:] == ["--spellings"]:  # the spellings alone: seconds, where the profiles take minutes
+        table = spellings()
+        write_spellings(table)
+        print(f"{len(table):,} keyword spellings -> {SPELLINGS} ({SPELLINGS.stat().st_size / 1e3:.0f} kB)")
+        return 0
     return build_packaged(__doc__.splitlines()[0], PACKAGED, profiles, lambda result, output, seconds: (
         f"{len(result.keywords):,} keyword profiles over {len(result.terms):,} terms; "
         f"{seconds:.0f} s -> {output} ({output.stat().st_size / 1e6:.2f} MB)"))

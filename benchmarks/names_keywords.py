@@ -97,8 +97,13 @@ def _contains(longer: list[str], shorter: list[str]) -> bool:
 def matches(name_key: str, keyword_key: str, *, strict: bool = True) -> bool:
     """Whether a name part and a keyword say the same thing: one holds the other's words
     in order, and (``strict``) the shorter has at least 2/3 of the longer's words. Without
-    ``strict``, whether the keyword holds the name."""
-    a, b = name_key.replace("-", " ").split(), keyword_key.replace("-", " ").split()
+    ``strict``, whether the keyword holds the name. A hyphen joins words or not, as the
+    authors please: "multi-modal learning" and "multimodal learning" are one keyword, as
+    are "self-supervised learning" and "self supervised learning"."""
+    return any(_matches(name_key.replace("-", joint).split(), keyword_key.replace("-", joint).split(), strict) for joint in (" ", ""))
+
+
+def _matches(a: list[str], b: list[str], strict: bool) -> bool:
     if not a or not b:
         return False
     if not strict:

@@ -2,6 +2,7 @@
 
     python benchmarks/names_ranker.py dump ICLR:2023 NeurIPS:2022 ... [--together]  # minutes each
     python benchmarks/names_ranker.py evaluate                           # seconds
+    python benchmarks/names_ranker.py rescore                            # round 4's picks, today's judge
 
 The naming step (:func:`topics.naming.fields.name_fields`) picks each topic's and area's
 name among candidates with measured properties by hand-set bars and an order of steps.
@@ -27,7 +28,16 @@ twice over:
   taking its area's name unless it holds more than half of the area. Prints, per
   venue-year, topics and areas in their top-8 keywords by today's rule, the ranker, plain
   BERTopic and the best any candidate could do, and the pooled figure with a bootstrap
-  interval (over venue-years' groups); writes ``results/names-ranker.json``.
+  interval (over venue-years' groups); writes ``results/names-ranker-round5.json``
+  (round 4's, without the rivals below, is ``results/names-ranker.json``).
+
+Round 5 measures one more signal beside the profiles: the **embedding contrast**
+(:func:`contrast`), the cosine of a keyword's (or candidate's) static vector to the
+group's centroid less its mean cosine to the other groups' centroids. It enters (a) the
+ranker as a 17th feature (:data:`CONTRAST_FEATURES`, the same protocol), and (b) today's
+rule in place of the profiles' F-measure as the order in which (group, keyword) pairs are
+taken (:func:`contrast_rule`: the same bars). ``rescore`` judges round 4's picks again with
+today's ``names_keywords.matches`` (``results/names-ranker-round4-rescored.json``).
 """
 
 from __future__ import annotations
@@ -53,6 +63,11 @@ FEATURES = (
     "keyphraseness", "keyphraseness_unknown", "in_profiles", "words", "ctfidf", "own_name", "transferred",
     "acronym", "area",
 )
+#: Round 5: the same and the candidate's embedding contrast (:func:`contrast`).
+CONTRAST_FEATURES = FEATURES + ("embedding_contrast",)
+#: The names compared, each a column of the picks: ``<who>`` the name, ``<who>_hit`` whether
+#: it is in the group's top-8 keywords.
+RIVALS = ("ranker", "contrast_ranker", "contrast_rule")
 
 
 def _uses_data() -> None:
@@ -122,6 +137,7 @@ class Groups:
         from topics.naming.fields import name_fields, reference
         from topics.naming.labels import class_terms, name_groups
         from topics.naming.terms import PhraseAnalyzer
+        import topics
 
         model = analysis.model
         self.texts, self.labels, self.acronyms = model.fit_texts_, np.asarray(model.labels_), model.acronyms_
@@ -139,6 +155,18 @@ class Groups:
         self.bertopic = nk.first_terms(bertopic, self.texts, self.labels, vectorizer=CountVectorizer(stop_words="english"))
         self.profiles = reference()
         self.chances = self.profiles.predict(self.texts)
+        self.embedder = topics.get_embedder("static")  # the held-out fits' backend
+        self.vectors = np.asarray(model.embeddings_, dtype=np.float32)
+        self._vectors: dict[str, np.ndarray] = {}
+        self.keyword_vectors = self.embed([spelled(k) for k in self.profiles.keywords])
+        self.contrast_rule = contrast_rule(self, analyzer)
+
+    def embed(self, strings: list[str]) -> np.ndarray:
+        """The static vectors of ``strings`` (each embedded once)."""
+        new = sorted({s for s in strings if s not in self._vectors})
+        if new:
+            self._vectors.update(zip(new, self.embedder.encode(new)))
+        return np.vstack([self._vectors[s] for s in strings]) if strings else np.zeros((0, self.vectors.shape[1]), dtype=np.float32)
 
     def members(self, level: str, g: int) -> np.ndarray:
         return (self.labels if level == "topic" else self.areas) == g
@@ -152,6 +180,50 @@ class Groups:
         import names_keywords as nk
 
         return any(nk.matches(p, k) for p in nk.name_keys(name, self.acronyms) for k in top)
+
+
+def contrast(vectors: np.ndarray, labels: np.ndarray, groups, targets: np.ndarray) -> np.ndarray:
+    """How much nearer each of ``targets`` (vectors of keywords or names) is to each of
+    ``groups``' centroid than to the other groups' (groups x targets): the cosine to the
+    group's centroid less the mean cosine to the centroids of every other group of
+    ``labels`` (-1 left out), a class-based weighting like c-TF-IDF's, in the embedding
+    space. Centroids are the means of the papers' unit vectors."""
+    from topics.vectors import unit_rows
+
+    labels = np.asarray(labels)
+    every = sorted(set(labels.tolist()) - {-1})
+    unit = unit_rows(vectors)
+    centroids = unit_rows(np.vstack([unit[labels == g].mean(axis=0) for g in every]))
+    cos = centroids @ unit_rows(targets).T
+    others = (cos.sum(axis=0, keepdims=True) - cos) / max(len(every) - 1, 1)
+    row = {g: i for i, g in enumerate(every)}
+    return (cos - others)[[row[g] for g in groups]]
+
+
+def spelled(keyword: str) -> str:
+    """A profile keyword as its authors spell it ("bias" for the key "bia"), to be embedded."""
+    from topics.naming.fields import spellings
+
+    return spellings().get(keyword, keyword)
+
+
+def contrast_rule(groups: Groups, analyzer) -> tuple[dict, dict]:
+    """Today's rule (:func:`topics.naming.fields.name_fields`) with the keywords of each
+    call ordered by :func:`contrast` instead of the profiles' F-measure: the same bars
+    (expected choosers, transfer, what may name a group), another order."""
+    from topics.naming import fields
+
+    original = fields.field_names
+
+    def by_contrast(chances, labels, names, index, profiles, **options):
+        score = contrast(groups.vectors, labels, names, groups.keyword_vectors)
+        return original(chances, labels, names, index, profiles, score=score, **options)
+
+    fields.field_names = by_contrast
+    try:
+        return fields.name_fields(groups.terms, groups.labels, groups.topic_areas, groups.texts, analyzer=analyzer, index=groups.index, words=groups.words)
+    finally:
+        fields.field_names = original
 
 
 def candidates(groups: Groups, level: str, g: int, written: set[str]) -> list[tuple[str, str]]:
@@ -209,6 +281,8 @@ def features(groups: Groups, level: str, g: int, name: str, source: str) -> dict
     terms = [t for t, _ in (groups.terms if level == "topic" else groups.area_terms).get(g, [])]
     rank = next((i for i, t in enumerate(terms) if phrase_key(t) == key), None)
     the_name = named(groups.index, name, members, keyword=k is not None)
+    vector = groups.embed([spelled(key) if k is not None else name])
+    near = float(contrast(groups.vectors, groups.labels if level == "topic" else groups.areas, [g], vector)[0, 0])
     parts = name_parts(name)
     words_name = groups.words[0 if level == "topic" else 1][g]
     return {
@@ -219,7 +293,7 @@ def features(groups: Groups, level: str, g: int, name: str, source: str) -> dict
         "in_profiles": float(k is not None), "words": float(min(len(key.split()), 3)),
         "ctfidf": 1.0 / (rank + 1) if rank is not None else 0.0, "own_name": float(name == words_name),
         "transferred": float(the_name.transferred), "acronym": float(key in {phrase_key(v) for v in groups.acronyms.values()}),
-        "area": float(level == "area"),
+        "area": float(level == "area"), "embedding_contrast": near,
         "compound": len(parts) > 1,
         "vague": any(is_vague(p) or (" " not in p and is_broad(p)) for p in parts),
         "joined": " and " in f" {key} ",
@@ -250,6 +324,8 @@ def dump(venue: str, year: int, exclude: list[tuple[str, int]] | None = None) ->
                 "rule_name": (groups.rule[0] if level == "topic" else groups.rule[1])[g].name,
                 "bertopic_name": groups.bertopic.get(int(g), "") if level == "topic" else "",
             }
+            context["contrast_rule_name"] = (groups.contrast_rule[0] if level == "topic" else groups.contrast_rule[1])[g].name
+            context["contrast_rule_hit"] = groups.hit(context["contrast_rule_name"], top)
             context["rule_hit"] = groups.hit(context["rule_name"], top)
             context["bertopic_hit"] = groups.hit(context["bertopic_name"], top) if context["bertopic_name"] else False
             for name, source in candidates(groups, level, g, written):
@@ -333,20 +409,20 @@ def choose(frame: pd.DataFrame, scores: np.ndarray) -> dict[tuple[str, int], pd.
     return chosen
 
 
-def fit_ranker(frame: pd.DataFrame):
-    """A logistic regression over :data:`FEATURES` (standardised), on allowed candidates."""
+def fit_ranker(frame: pd.DataFrame, features: tuple[str, ...] = FEATURES):
+    """A logistic regression over ``features`` (standardised), on allowed candidates."""
     from sklearn.linear_model import LogisticRegression
 
     train = frame[allowed(frame)]
-    X = train[list(FEATURES)].to_numpy(dtype=float)
+    X = train[list(features)].to_numpy(dtype=float)
     mean, scale = X.mean(axis=0), X.std(axis=0) + 1e-9
     model = LogisticRegression(C=1.0, max_iter=2000).fit((X - mean) / scale, train["label"].to_numpy())
-    return mean, scale, model.coef_[0], float(model.intercept_[0])
+    return mean, scale, model.coef_[0], float(model.intercept_[0]), features
 
 
 def ranker_scores(frame: pd.DataFrame, ranker) -> np.ndarray:
-    mean, scale, coef, intercept = ranker
-    return ((frame[list(FEATURES)].to_numpy(dtype=float) - mean) / scale) @ coef + intercept
+    mean, scale, coef, intercept, features = ranker
+    return ((frame[list(features)].to_numpy(dtype=float) - mean) / scale) @ coef + intercept
 
 
 def evaluate(frames: dict[str, pd.DataFrame], *, seed: int = 0) -> dict:
@@ -360,66 +436,108 @@ def evaluate(frames: dict[str, pd.DataFrame], *, seed: int = 0) -> dict:
     per, picks = {}, []
     for held, test in frames.items():
         train = pd.concat([f for k, f in frames.items() if k != held], ignore_index=True)
-        ranker = fit_ranker(train)
-        chosen = choose(test, ranker_scores(test, ranker))
+        chosen = choose(test, ranker_scores(test, fit_ranker(train)))
+        with_contrast = choose(test, ranker_scores(test, fit_ranker(train, CONTRAST_FEATURES)))
         for (level, g), row in chosen.items():
             group = test[(test.level == level) & (test.group == g)]
+            other = with_contrast[(level, g)]
             picks.append({
                 "venue_year": held, "level": level, "group": g, "papers": int(row.papers), "top8": row.top8,
                 "rule": row.rule_name, "rule_hit": bool(row.rule_hit), "ranker": row.candidate, "ranker_hit": bool(row.label),
                 "ranker_transferred": bool(row.transferred), "venue": row.venue, "year": int(row.year), "bertopic": row.bertopic_name, "bertopic_hit": bool(row.bertopic_hit),
+                "contrast_ranker": other.candidate, "contrast_ranker_hit": bool(other.label),
+                "contrast_rule": row.contrast_rule_name, "contrast_rule_hit": bool(row.contrast_rule_hit),
                 "ceiling": bool(group.label.any()), "ceiling_allowed": bool(group[allowed(group)].label.any()),
             })
     picks = pd.DataFrame(picks)
-    for who in ("rule", "ranker"):
+    for who in ("rule", *RIVALS):
         picks[f"{who}_chosen_by"] = chosen_by(picks.assign(candidate=picks[who]))
     for held, part in picks.groupby("venue_year", sort=False):
         per[held] = {level: _shares(p) for level, p in part.groupby("level")}
     pooled = {level: _shares(p, seed=seed, interval=True) for level, p in picks.groupby("level")}
+    every = pd.concat(frames.values(), ignore_index=True)
     return {"per_venue_year": per, "pooled": pooled, "picks": picks.to_dict("records"),
-            "coefficients": dict(zip(FEATURES, fit_ranker(pd.concat(frames.values(), ignore_index=True))[2].round(3).tolist()))}
+            "coefficients": dict(zip(FEATURES, fit_ranker(every)[2].round(3).tolist())),
+            "coefficients_with_contrast": dict(zip(CONTRAST_FEATURES, fit_ranker(every, CONTRAST_FEATURES)[2].round(3).tolist()))}
 
 
 def _shares(part: pd.DataFrame, *, seed: int = 0, interval: bool = False) -> dict:
     out = {"groups": len(part)}
-    for column in ("rule_hit", "ranker_hit", "bertopic_hit", "ceiling", "ceiling_allowed"):
+    rivals = [who for who in RIVALS if f"{who}_hit" in part]  # round 4's picks: the ranker alone
+    for column in ("rule_hit", *(f"{who}_hit" for who in rivals), "bertopic_hit", "ceiling", "ceiling_allowed"):
         out[column] = float(part[column].mean())
-    for who in ("rule", "ranker"):  # how broad the names are: the median reference papers that chose them
+    for who in ("rule", *rivals):  # how broad the names are: the median reference papers that chose them
         out[f"{who}_chosen_by_median"] = float(part[f"{who}_chosen_by"].median())
-    out["ranker_better"] = int((part.ranker_hit & ~part.rule_hit).sum())
-    out["ranker_worse"] = int((~part.ranker_hit & part.rule_hit).sum())
-    if interval:  # the difference ranker - rule, bootstrap over groups within venue-years
+    for who in rivals:
+        prefix = "" if who == "ranker" else f"{who}_"
+        out[f"{who}_better"] = int((part[f"{who}_hit"] & ~part.rule_hit).sum())
+        out[f"{who}_worse"] = int((~part[f"{who}_hit"] & part.rule_hit).sum())
+        if interval:  # the difference rival - rule, bootstrap over groups within venue-years
+            out |= {f"{prefix}{k}": v for k, v in _bootstrap(part, f"{who}_hit", seed=seed).items()}
+    if interval:
         rng = np.random.default_rng(seed)
-        diff = (part.ranker_hit.astype(float) - part.rule_hit.astype(float)).to_numpy()
         strata = [np.flatnonzero(part.venue_year.to_numpy() == v) for v in part.venue_year.unique()]
-        boots = [np.mean(np.concatenate([diff[rng.choice(s, len(s))] for s in strata])) for _ in range(2000)]
-        out["difference"] = float(diff.mean())
-        out["difference_95"] = [float(np.percentile(boots, 2.5)), float(np.percentile(boots, 97.5))]
-        for column in ("rule_hit", "ranker_hit"):
+        for column in ("rule_hit", *(f"{who}_hit" for who in rivals)):
             values = part[column].astype(float).to_numpy()
             boots = [np.mean(np.concatenate([values[rng.choice(s, len(s))] for s in strata])) for _ in range(2000)]
             out[f"{column}_95"] = [float(np.percentile(boots, 2.5)), float(np.percentile(boots, 97.5))]
     return out
 
 
+def _bootstrap(part: pd.DataFrame, column: str, *, seed: int) -> dict:
+    """``column`` less the rule's hits: the mean and its 95 % bootstrap interval (2,000
+    draws of groups, resampled within venue-years)."""
+    rng = np.random.default_rng(seed)
+    diff = (part[column].astype(float) - part.rule_hit.astype(float)).to_numpy()
+    strata = [np.flatnonzero(part.venue_year.to_numpy() == v) for v in part.venue_year.unique()]
+    boots = [np.mean(np.concatenate([diff[rng.choice(s, len(s))] for s in strata])) for _ in range(2000)]
+    return {"difference": float(diff.mean()), "difference_95": [float(np.percentile(boots, 2.5)), float(np.percentile(boots, 97.5))]}
+
+
+def rescore(result: dict, *, seed: int = 0) -> dict:
+    """``result``'s picks (names and top-8 keywords) judged again by today's
+    ``names_keywords.matches``, and its tables recomputed. The fits' acronyms are not in
+    the picks, so names are read without them: the judge of round 4 so reproduces all of
+    round 4's recorded hits."""
+    import names_keywords as nk
+
+    picks = pd.DataFrame(result["picks"])
+    for who in ("rule", "bertopic", *RIVALS):
+        if who in picks:
+            picks[f"{who}_hit"] = [
+                bool(name) and any(nk.matches(k, t) for k in nk.name_keys(name, {}) for t in (top.split("; ") if top else []))
+                for name, top in zip(picks[who], picks["top8"])
+            ]
+    per = {held: {level: _shares(p) for level, p in part.groupby("level")} for held, part in picks.groupby("venue_year", sort=False)}
+    pooled = {level: _shares(p, seed=seed, interval=True) for level, p in picks.groupby("level")}
+    return {"per_venue_year": per, "pooled": pooled, "picks": picks.to_dict("records")}
+
+
 def table(result: dict) -> str:
-    lines = ["| venue-year | topics | today's rule | ranker | plain BERTopic | best candidate | areas | today's rule | ranker | best candidate |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    """Per venue-year and pooled, topics then areas in their top-8 keywords: today's rule,
+    the rule ordered by the embedding contrast, round 4's ranker, the ranker with the
+    contrast, plain BERTopic (topics) and the best candidate."""
+    who = ("rule", "contrast_rule", "ranker", "contrast_ranker")
+    head = "today's rule | rule by contrast | ranker (round 4) | ranker + contrast"
+    lines = [f"| venue-year | topics | {head} | plain BERTopic | best candidate | areas | {head} |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     rows = {**result["per_venue_year"], "pooled": result["pooled"]}
     for held, s in rows.items():
         t, a = s["topic"], s.get("area", {})
-        lines.append(f"| {held} | {t['groups']} | {t['rule_hit']:.0%} | {t['ranker_hit']:.0%} | {t['bertopic_hit']:.0%} | {t['ceiling']:.0%} "
-                     f"| {a.get('groups', 0)} | {a.get('rule_hit', 0):.0%} | {a.get('ranker_hit', 0):.0%} | {a.get('ceiling', 0):.0%} |")
+        cells = " | ".join(f"{t[f'{w}_hit']:.0%}" if f"{w}_hit" in t else "" for w in who)
+        area_cells = " | ".join(f"{a[f'{w}_hit']:.0%}" if f"{w}_hit" in a else "" for w in who)
+        lines.append(f"| {held} | {t['groups']} | {cells} | {t['bertopic_hit']:.0%} | {t['ceiling']:.0%} | {a.get('groups', 0)} | {area_cells} |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
     global DATA
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("step", choices=["dump", "evaluate"])
+    parser.add_argument("step", choices=["dump", "evaluate", "rescore"])
     parser.add_argument("venue_years", nargs="*", metavar="VENUE:YEAR")
     parser.add_argument("--together", action="store_true", help="one build of counts and profiles leaves all the venue-years out (else one each)")
     parser.add_argument("--data", type=Path, default=DATA, help=f"the big corpus (default {DATA})")
+    parser.add_argument("--tag", default="", help="evaluate: results/names-ranker-round5-TAG.json")
     args = parser.parse_args(argv)
     if args.step == "dump":
         DATA = args.data
@@ -430,14 +548,23 @@ def main(argv=None) -> int:
             frame.to_parquet(WORK / f"candidates-{venue.lower()}-{year}.parquet")
             print(f"{venue} {year}: written", flush=True)
         return 0
+    if args.step == "rescore":  # round 4's picks under today's judge
+        result = rescore(json.loads((RESULTS / "names-ranker.json").read_text()))
+        (RESULTS / "names-ranker-round4-rescored.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
+        print(table(result))
+        print(json.dumps(result["pooled"], indent=1))
+        return 0
     paths = sorted(WORK.glob("candidates-*.parquet"))
     frames = {}
     for path in paths:
         frame = pd.read_parquet(path)
         frames[f"{frame.venue.iloc[0]} {frame.year.iloc[0]}"] = frame
+    if args.venue_years:  # only these (round 5 chose its variant on four before the other six were seen)
+        frames = {k: f for k, f in frames.items() if k.replace(" ", ":") in args.venue_years}
     result = evaluate(frames)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "names-ranker.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
+    tag = f"-{args.tag}" if args.tag else ""
+    (RESULTS / f"names-ranker-round5{tag}.json").write_text(json.dumps(result, indent=1, default=float) + "\n")
     print(table(result))
     print(json.dumps({k: v for k, v in result.items() if k in ("pooled", "coefficients")}, indent=1))
     return 0

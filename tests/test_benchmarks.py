@@ -208,6 +208,24 @@ def test_names_keywords_ranks_tied_keywords_alphabetically_in_every_process():
     assert scored["in_top_keywords"] == 1.0
 
 
+def test_names_keywords_judge_reads_hyphen_joined_and_solid_spellings_as_one():
+    """Round 4 counted "multi-modal learning" as a miss against the keyword "multimodal
+    learning": a hyphen joins words or not, as authors please."""
+    script = _names_keywords_script()
+    assert script.matches("multi-modal learning", "multimodal learning")
+    assert script.matches("multimodal", "multi-modal learning", strict=False)
+    assert script.matches("self-supervised learning", "self supervised learning")
+    assert not script.matches("multimodal learning", "multi-task learning")
+    assert not script.matches("object", "object detection")
+
+
+def test_keyword_profiles_leave_out_ijcai_area_codes():
+    """IJCAI writes "Robotics: ROB: Multi-robot systems": "ROB" is a code, not a keyword
+    (it named CoRL topics "rob")."""
+    keys = _script("keyword_profiles").keyword_keys("Robotics: ROB: Multi-robot systems; Search: S: Heuristic search; LLMs; AI Ethics, Trust, Fairness: ETF: Bias")
+    assert keys == ["ai ethic", "bia", "fairness", "heuristic search", "llm", "multi-robot system", "robotic", "search", "trust"]
+
+
 def test_names_ranker_names_each_group_once_within_the_hard_constraints():
     """The ranker's choice (benchmarks/names_ranker.py): areas first, one group per name, a
     topic that holds at most half of its area not taking the area's name, no weak or
@@ -235,6 +253,19 @@ def test_names_ranker_names_each_group_once_within_the_hard_constraints():
     assert {key: r.candidate for key, r in chosen.items()} == {
         ("area", 0): "computer vision", ("topic", 2): "object detection", ("topic", 1): "detectors", ("topic", 3): "masks / boxes",
     }
+
+
+def test_names_ranker_contrast_is_the_cosine_to_the_group_less_the_others_mean():
+    """Round 5's signal: a keyword near one group's centroid and far from the others'
+    scores high for that group only; outliers (-1) make no centroid."""
+    import numpy as np
+
+    ranker = _script("names_ranker")
+    vectors = np.array([[1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 5.0]])
+    labels = np.array([0, 0, 1, 2, -1])
+    targets = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+    score = ranker.contrast(vectors, labels, [0, 2], targets)
+    np.testing.assert_allclose(score, [[1.0, 0.0], [-0.5, 0.0]], atol=1e-6)
 
 
 def test_emerging_keywords_judge_reads_acronym_keywords_and_items_as_their_phrases():

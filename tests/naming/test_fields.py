@@ -89,6 +89,40 @@ def test_a_keyword_is_written_as_the_texts_write_it_more_often():
     texts = ["Graph neural networks (GNNs) are popular.", "We train graph neural networks and one graph neural network."]
     assert written_form("graph neural network", texts) == "graph neural networks"
     assert written_form("computer vision", texts) == "computer vision"  # written nowhere: as the authors' keyword
+    assert written_form("ai ethic", texts, "AI ethics") == "AI ethics"  # written nowhere: as its authors spell it
+    assert written_form("graph neural network", texts, "GNNs") == "graph neural networks"  # the texts' form first
+    assert written_form("gnn", texts, "GNNs") == "GNNs"  # in the authors' capitals
+
+
+def test_shipped_spellings_turn_keys_back_into_words():
+    """Round 4 named groups "ai ethic": a key of the singular rule, not a word."""
+    from topics.naming.coverage import phrase_key
+    from topics.naming.fields import reference, spellings
+
+    spelled = spellings()
+    assert set(spelled) == set(reference().keywords)  # one spelling for each keyword of the shipped profiles
+    assert not {"rob", "etf", "gtep", "s"} & set(spelled)  # IJCAI's area codes are no keywords
+    assert spelled["ai ethic"] == "AI ethics" and spelled["physic"] == "physics" and spelled["time-sery"] == "time-series"
+    assert spelled["pac-baye"] == "PAC-bayes" and spelled["graph neural network"] == "graph neural networks"
+    assert all(phrase_key(v) == k for k, v in spelled.items())
+
+
+def test_a_transferred_keyword_is_shown_as_its_authors_spell_it():
+    """A keyword the texts never write is named as its authors spell it ("AI ethics"), not
+    as its key ("ai ethic", a name of round 4)."""
+    from topics.naming.fields import name_fields
+
+    texts = [
+        "Unfair outcomes of language models across demographic groups.",
+        "Demographic disparities and unfair treatment in model outputs.",
+        "We audit unfair and demographic stereotypes in generated text.",
+        "Stereotypes of demographic groups in chat assistants.",
+    ] + BANDITS
+    labels = np.array([0] * 4 + [1] * 4)
+    p = profiles({"ai ethic": {"demographic": 5.0, "unfair": 3.0}, "multi-armed bandit": {"regret": 3.0}})
+    words = ({0: "demographic groups / stereotypes", 1: "regret"}, {0: "demographic groups / stereotypes", 1: "regret"})
+    topics, _ = name_fields({}, labels, {0: 0, 1: 1}, texts, profiles=p, words=words)
+    assert topics[0].name == "AI ethics" and topics[0].transferred
 
 
 def test_a_group_keeps_its_own_phrase_that_half_its_papers_write():

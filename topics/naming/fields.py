@@ -41,7 +41,7 @@ from topics.naming.terms import PhraseAnalyzer
 
 __all__ = [
     "ENVIRON", "KEYWORD_BETA", "MIN_EXPECTED", "MIN_WORD_KEYPHRASENESS", "RESCUE", "TRANSFER", "KeywordProfiles", "expected_keywords", "field_names", "name_fields", "reference",
-    "text_terms", "weak_name", "written_form",
+    "spellings", "text_terms", "weak_name", "written_form",
 ]
 
 #: How much more a keyword's share of the group counts than the group's share of its
@@ -167,6 +167,7 @@ def _read(path: str) -> KeywordProfiles:
 def field_names(
     chances: np.ndarray, labels: Sequence[int], groups: Sequence[int], index: PhraseIndex, profiles: KeywordProfiles, *,
     forbidden: dict[int, set[str]] | None = None, transfer: float | Sequence[float] = TRANSFER, beta: float = KEYWORD_BETA,
+    score: np.ndarray | None = None,
 ) -> dict[int, Name]:
     """The author keyword that names each of ``groups``, where one does.
 
@@ -177,7 +178,9 @@ def field_names(
     ``transferred``, where at least ``transfer`` of them (one bar, or one per group) are expected to choose it.
     Vague and broad words (:func:`topics.naming.labels.is_vague`) name nothing. The best
     (group, keyword) pairs are taken first, one keyword per group and one group per
-    keyword; ``forbidden`` lists, per group, keywords it may not take.
+    keyword; ``forbidden`` lists, per group, keywords it may not take. ``score`` (groups x
+    keywords) orders the pairs instead of the F-measure, under the same bars (another
+    signal measured in ``benchmarks/names_ranker.py``).
     """
     labels = np.asarray(labels)
     sizes = np.array([(labels == g).sum() for g in groups], dtype=float)
@@ -188,7 +191,8 @@ def field_names(
     fit = (1 + b2) * recall * precision / np.maximum(b2 * precision + recall, 1e-12)
     fit[recall < MIN_EXPECTED] = 0
     bars = np.broadcast_to(np.asarray(transfer, dtype=float), (len(groups),))
-    pairs = sorted(zip(*np.nonzero(fit)), key=lambda gk: (-fit[gk], gk))
+    rank = fit if score is None else score
+    pairs = sorted(zip(*np.nonzero(fit)), key=lambda gk: (-rank[gk], gk))
     out: dict[int, Name] = {}
     taken: set[str] = set()
     for g, k in pairs:
@@ -307,23 +311,43 @@ def _held(name: str, members: np.ndarray, index: PhraseIndex) -> bool:
     return " " in name and len(name_parts(name)) == 1 and coverage(index, name, members) >= HOLD
 
 
-def written_form(keyword: str, texts: Sequence[str]) -> str:
+def written_form(keyword: str, texts: Sequence[str], spelling: str | None = None) -> str:
     """``keyword`` (a :func:`topics.naming.coverage.phrase_key`, singular) as ``texts``
-    write it more often: "graph neural networks" where the plural is the commoner."""
-    if not keyword or keyword.endswith("s") or not keyword[-1].isalpha():
+    write it more often: "graph neural networks" where the plural is the commoner. Where
+    ``texts`` write it in neither form (a transferred keyword), its authors' ``spelling``
+    (:func:`spellings`): "AI ethics", not the key "ai ethic"; where they do, the texts'
+    number in the spelling's capitals ("CLIP", not "clip")."""
+    if not keyword or not keyword[-1].isalpha():
         return keyword
     one = re.compile(rf"\b{re.escape(keyword)}\b", re.IGNORECASE)
     many = re.compile(rf"\b{re.escape(keyword)}s\b", re.IGNORECASE)
     n_one = sum(len(one.findall(t)) for t in texts)
-    n_many = sum(len(many.findall(t)) for t in texts)
-    return f"{keyword}s" if n_many > n_one else keyword
+    n_many = 0 if keyword.endswith("s") else sum(len(many.findall(t)) for t in texts)
+    if spelling and not n_one and not n_many:
+        return spelling
+    form = f"{keyword}s" if n_many > n_one else keyword
+    return spelling if spelling and spelling.lower() == form else form  # "CLIP", "NeRF": the authors' capitals
+
+
+def spellings() -> dict[str, str]:
+    """Each keyword of the shipped profiles -> the spelling its authors write most often
+    (``topics/data/keyword_spellings.tsv.gz``, written by ``benchmarks/keyword_profiles.py
+    --spellings``); read once."""
+    return dict(_spellings())
+
+
+@cache
+def _spellings() -> tuple[tuple[str, str], ...]:
+    with (files("topics") / "data" / "keyword_spellings.tsv.gz").open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        return tuple(tuple(line.rstrip("\n").split("\t", 1)) for line in lines if "\t" in line)
 
 
 def _with_words(fields: dict[int, Name], words: dict[int, str], labels: np.ndarray, index: PhraseIndex, texts) -> dict[int, Name]:
     out = {}
+    spelled = spellings() if fields else {}
     for g, name in words.items():
         if g in fields:
-            out[g] = dataclasses.replace(fields[g], name=written_form(fields[g].name, texts))
+            out[g] = dataclasses.replace(fields[g], name=written_form(fields[g].name, texts, spelled.get(fields[g].name)))
         else:
             out[g] = named(index, name, labels == g)
     return out
