@@ -11,6 +11,7 @@ from topics.stats.trends import (
     log_odds_z,
     newcombe_diff_ci,
     prevalence,
+    screened_benjamini_hochberg,
     wilson_interval,
 )
 
@@ -49,6 +50,26 @@ def test_log_odds_z_by_hand():
 def test_benjamini_hochberg_by_hand():
     q = benjamini_hochberg([0.01, 0.04, 0.03, 0.5])
     assert q == pytest.approx([0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.5])
+
+
+def test_screened_benjamini_hochberg_by_hand():
+    p = [0.001, 0.004, 0.6, 0.035, 0.5]
+    least = [1e-6, 1e-5, 0.2, 0.004, 0.1]
+    # k = 1: 3 tests can reach 0.05 (1e-6, 1e-5, 0.004); k = 2: 3 reach 0.025; k = 3: 3 reach
+    # 0.0167 -> k = 3, the three left adjusted among themselves
+    q = screened_benjamini_hochberg(p, least)
+    assert q[[0, 1, 3]] == pytest.approx([0.003, 0.006, 0.035])
+    assert np.isnan(q[[2, 4]]).all()
+    # plain Benjamini-Hochberg over all five passes only the first two at 0.05
+    assert (benjamini_hochberg(p) <= 0.05).sum() == 2 and (q <= 0.05).sum() == 3
+
+
+def test_screened_benjamini_hochberg_without_a_floor_is_benjamini_hochberg():
+    p = np.random.default_rng(0).uniform(size=50) ** 3
+    assert screened_benjamini_hochberg(p, np.zeros(50)) == pytest.approx(benjamini_hochberg(p))
+    assert screened_benjamini_hochberg([], []).size == 0
+    with pytest.raises(ValueError, match="2 p-values for 3"):
+        screened_benjamini_hochberg([0.1, 0.2], [0, 0, 0])
 
 
 def _docs(counts: dict[int, dict[int, int]]) -> pd.DataFrame:

@@ -10,11 +10,19 @@ each topic for them, as a scan over the topic's own hierarchy:
    every branch of it with at least ``min_size`` papers and at most ``max_share`` of the
    topic is a candidate sub-topic. Deterministic: the same papers, in any row order,
    give the same tree.
-2. **A test per branch.** Is the latest year over-represented in the branch, given the
-   topic's own mix of years? One-sided Fisher's exact test (the hypergeometric tail of
-   the branch's latest-year papers, drawn from its topic), so a topic that grows as a
-   whole does not make every branch of it "emerging": the branch must grow more than
-   its parent. Benjamini-Hochberg across every branch of every topic.
+2. **A test per branch.** Does the latest year hold a larger share of the branch than
+   of the rest of its topic (the topic's papers outside the branch)? One-sided Fisher's
+   exact test of the two independent samples, branch and rest, on their 2 x 2 table of
+   latest-year and earlier papers. Conditioned on the table's margins, the branch's
+   latest-year papers follow the hypergeometric law of a draw of the branch's size from
+   its topic, so the test is that tail; it compares the branch with the rest of its
+   topic, never with a topic that holds it. A topic that grows as a whole does not make
+   every branch of it "emerging": the branch must grow more than the rest of its
+   parent. Benjamini-Hochberg across every branch of every topic, after Tarone's screen
+   (:func:`topics.stats.trends.screened_benjamini_hochberg`): a branch too small to
+   pass whatever its years (8 papers of a topic whose latest year holds 60 % of it are
+   all of the latest year with probability about 0.6^8 = 0.02) is not counted among the
+   tests, where it would only make the others' bar higher.
 3. **One branch per region.** Of the branches that pass, the most significant is kept,
    then the next that does not overlap it, and so on (the scan statistic's "most likely
    cluster", Kulldorff 1997, taken over a tree).
@@ -36,7 +44,7 @@ from topics.clustering.order import canonical_order
 from topics.naming.coverage import name_parts
 from topics.naming.labels import class_terms, topic_names
 from topics.naming.terms import PhraseAnalyzer
-from topics.stats.trends import benjamini_hochberg, newcombe_diff_ci
+from topics.stats.trends import newcombe_diff_ci, screened_benjamini_hochberg
 from topics.vectors import unit_rows
 
 __all__ = ["EMERGING_COLUMNS", "emerging_subtopics", "scan_branches"]
@@ -79,11 +87,13 @@ def _branches(x: np.ndarray, *, min_size: int, max_size: int, random_state: int)
 
 def scan_branches(
     embeddings: np.ndarray, labels: Sequence[int], is_latest: Sequence[bool], *, min_size: int, max_share: float = 0.5,
-    random_state: int = 0,
+    alpha: float = 0.05, random_state: int = 0,
 ) -> pd.DataFrame:
-    """Every candidate branch of every topic with its one-sided test (module docs, steps
-    1-2): columns ``topic``, ``members`` (row positions), ``n_docs``, ``n_latest``, ``p``,
-    ``q``."""
+    """Every candidate branch of every topic with its one-sided test against the rest of
+    its topic (module docs, steps 1-2): columns ``topic``, ``members`` (row positions),
+    ``n_docs``, ``n_latest``, ``p``, ``least_p`` (the p-value had every paper of the
+    branch been of the latest year) and ``q`` (``nan`` where the branch cannot pass at
+    ``alpha`` and is screened out)."""
     from scipy.stats import hypergeom
 
     x, labels, is_latest = unit_rows(embeddings, dtype=np.float64), np.asarray(labels), np.asarray(is_latest, dtype=bool)
@@ -96,10 +106,12 @@ def scan_branches(
         for branch in _branches(x[inside], min_size=min_size, max_size=int(max_share * len(inside)), random_state=random_state):
             members = inside[branch]
             k = int(is_latest[members].sum())
+            # Fisher's exact test of the branch against the rest of its topic: P(X >= k)
             p = float(hypergeom.sf(k - 1, len(inside), k_topic, len(members)))
-            rows.append({"topic": int(topic), "members": members, "n_docs": len(members), "n_latest": k, "p": p})
-    table = pd.DataFrame(rows, columns=["topic", "members", "n_docs", "n_latest", "p"])
-    table["q"] = benjamini_hochberg(table["p"].to_numpy())
+            least = float(hypergeom.pmf(min(len(members), k_topic), len(inside), k_topic, len(members)))
+            rows.append({"topic": int(topic), "members": members, "n_docs": len(members), "n_latest": k, "p": p, "least_p": least})
+    table = pd.DataFrame(rows, columns=["topic", "members", "n_docs", "n_latest", "p", "least_p"])
+    table["q"] = screened_benjamini_hochberg(table["p"].to_numpy(), table["least_p"].to_numpy(), alpha=alpha)
     return table
 
 
@@ -172,8 +184,9 @@ def emerging_subtopics(
         ``n_docs`` and ``n_latest`` papers, ``share_latest`` and ``share_before`` (its
         share of the latest year's and of the earlier years' papers), ``change``
         (their difference) with its 95 % interval ``low``-``high``, ``p`` and ``q`` of
-        the test against its topic, ``doc_ids`` of its papers, and the titles of its
-        three papers nearest its centre (``examples``, "; "-joined).
+        the test against the rest of its topic (``q`` after Tarone's screen),
+        ``doc_ids`` of its papers, and the titles of its three papers nearest its
+        centre (``examples``, "; "-joined).
     """
     years = np.asarray(years)
     latest = int(years.max()) if latest is None else int(latest)
@@ -187,7 +200,7 @@ def emerging_subtopics(
     if n_latest == 0 or n_before == 0:
         return pd.DataFrame(columns=EMERGING_COLUMNS)
     min_size = max(5, int(np.ceil(0.01 * n_latest))) if min_size is None else int(min_size)
-    scanned = scan_branches(x, labels_, is_latest, min_size=min_size, max_share=max_share, random_state=random_state)
+    scanned = scan_branches(x, labels_, is_latest, min_size=min_size, max_share=max_share, alpha=alpha, random_state=random_state)
     significant = scanned[scanned["q"] <= alpha]
     names = topic_labels or {}
     texts_ = [texts[i] for i in rows]

@@ -32,6 +32,7 @@ __all__ = [
     "newcombe_diff_ci",
     "pick_years",
     "prevalence",
+    "screened_benjamini_hochberg",
     "topic_labels",
     "two_group_table",
     "wilson_interval",
@@ -110,6 +111,47 @@ def benjamini_hochberg(p_values) -> np.ndarray:
     if p.size == 0:
         return p
     return stats.false_discovery_control(p, method="bh")
+
+
+def screened_benjamini_hochberg(p_values, least_p_values, *, alpha: float = 0.05) -> np.ndarray:
+    """Benjamini-Hochberg q-values over the tests that can pass, for discrete tests
+    (Tarone's screen for the false-discovery rate, Gilbert 2005).
+
+    A discrete test (Fisher's exact test of a handful of papers) has a least p-value it
+    can reach, fixed by its margins before the data are looked at: 5 papers drawn from a
+    topic of which 60 % is the latest year are all of the latest year with probability
+    about 0.6^5 = 0.08, so that test can never pass, yet Benjamini-Hochberg counts it.
+    Tarone (1990) leaves out the tests that cannot reach the level they would be held to;
+    Gilbert (2005) does it for Benjamini-Hochberg: with ``m(k)`` the number of tests whose
+    ``least_p_values`` is at most ``alpha / k``, take the smallest ``k`` with ``m(k) <= k``
+    and adjust the ``m(k)`` tests left as Benjamini-Hochberg does among themselves. The
+    screen reads the margins only, not the p-values, so the false-discovery rate stays
+    at ``alpha`` (Gilbert 2005). With every least p-value 0 it is
+    :func:`benjamini_hochberg`.
+
+    Returns the q-values in the input order, ``nan`` for the tests left out (they cannot
+    pass at ``alpha``); the q-values are for the level ``alpha`` the screen was set at.
+
+    Examples
+    --------
+    >>> q = screened_benjamini_hochberg([0.001, 0.02, 0.03, 0.5], [1e-6, 1e-6, 0.3, 0.3])
+    >>> [round(float(v), 3) for v in q[:2]], bool(np.isnan(q[2:]).all())
+    ([0.002, 0.02], True)
+    """
+    p = np.asarray(p_values, dtype=float)
+    least = np.asarray(least_p_values, dtype=float)
+    if p.shape != least.shape:
+        raise ValueError(f"{p.size} p-values for {least.size} least p-values")
+    q = np.full(p.shape, np.nan)
+    if p.size == 0:
+        return q
+    # m(k) never grows with k, so the first k with m(k) <= k exists (m(m) <= m)
+    ks = np.arange(1, p.size + 1)
+    m_k = np.searchsorted(np.sort(least), alpha / ks, side="right")
+    k = int(ks[np.argmax(m_k <= ks)])
+    kept = least <= alpha / k
+    q[kept] = benjamini_hochberg(p[kept])
+    return q
 
 
 def _arrays(successes, totals, scores=None):
