@@ -46,13 +46,16 @@ browser:
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
-## All tests, the real-model and browser ones included, after building the docs.
+## All tests, the real-model and browser ones included, after building the docs; one
+## pytest-xdist worker per core (TEST_WORKERS=1 runs them in one process), each idle worker
+## taking tests from a busy one (worksteal), since their times range from milliseconds to a minute.
+TEST_WORKERS ?= auto
 test: $(STAMP) browser docs
-	$(BIN)/python -m pytest -p no:cacheprovider
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
 
 ## Quick loop while developing: skip the real model, the browser and the notebooks.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow and not browser and not notebook"
+	$(BIN)/python -m pytest -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal -m "not slow and not browser and not notebook"
 
 ## The notebooks as .ipynb files beside their jupytext sources (notebooks/*.py), so that
 ## Jupyter and `jupyter nbconvert --execute notebooks/01_explore_topics.ipynb` open them; they
