@@ -334,10 +334,12 @@ def test_themes_on_bundled_files(tmp_path, capsys):
 @pytest.mark.parametrize("how", ["flag", "env"])
 def test_dask_scheduler_from_flag_or_environment(tmp_path, monkeypatch, capsys, how):
     # The corpus-fitted LSA backend cannot be split over workers: the scheduler was seen.
+    # --no-cache: an analysis of the same papers that another test kept would be reused
+    # and nothing split.
     monkeypatch.chdir(tmp_path)
     args = ["--dask-scheduler", "tcp://127.0.0.1:9"] if how == "flag" else []
     monkeypatch.setenv("TOPICS_DASK_SCHEDULER", "tcp://127.0.0.1:9" if how == "env" else "")
-    assert main(["report", "--backend", "lsa", "-q", *args]) == 2
+    assert main(["report", "--backend", "lsa", "--no-cache", "-q", *args]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("topics: error:") and "cannot be split over Dask workers" in err and len(err.splitlines()) == 1
 
