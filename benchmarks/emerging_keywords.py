@@ -187,8 +187,10 @@ def _score_pair(corpus: pd.DataFrame, pair: str, year_a: int, year_b: int, backe
     keywords = corpus["keywords"] if with_keywords else None
     start = time.perf_counter()
     phrases = paper_phrases(texts, keywords, min_keyphraseness=min_keyphraseness, acronyms=PHRASE_OPTIONS["acronyms"])
-    rising = rising_phrases(phrases, years, latest=year_b, single_words=PHRASE_OPTIONS["single_words"])["phrase"].tolist()
-    out["phrases"] = {**score(rising, top10, good, acronyms), "seconds": time.perf_counter() - start}
+    table = rising_phrases(phrases, years, latest=year_b, single_words=PHRASE_OPTIONS["single_words"])
+    rising = table["phrase"].tolist()
+    out["phrases"] = {**score(rising, top10, good, acronyms), "seconds": time.perf_counter() - start,
+                      "rows": table[["phrase", "n_before", "n_latest", "q"]].to_dict("records")}
     if backend is None:
         return out
     start = time.perf_counter()

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from topics.stats.rising import RISING_COLUMNS, keyword_phrases, paper_phrases, rising_phrases
+from topics.stats.rising import RISING_COLUMNS, keyword_phrases, paper_phrases, phrase_tests, rising_phrases
 
 
 def corpus():
@@ -39,6 +39,55 @@ def test_the_minimum_count_keeps_rare_phrases_out():
     texts, years, _ = corpus()
     table = rising_phrases(paper_phrases(texts), years, min_count=31)
     assert table.empty and list(table.columns) == RISING_COLUMNS
+
+
+def _sets(*groups):
+    """Phrase sets and years from ``(phrase, papers of 2022, papers of 2023)``: 100 papers a
+    year, each phrase on the first papers of each year (so phrases share papers)."""
+    phrases = [set() for _ in range(200)]
+    for phrase, before, latest in groups:
+        for i in [*range(before), *range(100, 100 + latest)]:
+            phrases[i].add(phrase)
+    return phrases, np.repeat([2022, 2023], 100)
+
+
+def test_phrases_that_fell_in_the_latest_year_are_tested_too():
+    """"x y" rises from 3 to 12 papers (p about 0.01 alone); ten phrases fall from 10 to 3.
+    A floor on the latest year's count (the rule before 0.2.0's valid form) tested "x y"
+    alone and listed it; the falling phrases, used by 13 papers in all, are tested too,
+    and Benjamini-Hochberg over the eleven does not list it."""
+    phrases, years = _sets(("x y", 3, 12), *((f"falls {k}", 10, 3) for k in range(10)))
+    assert rising_phrases(phrases, years).empty
+    alone = rising_phrases(_sets(("x y", 3, 12))[0], years)
+    assert alone["phrase"].tolist() == ["x y"] and alone["q"].iloc[0] == pytest.approx(alone["p"].iloc[0])
+
+
+def test_phrases_too_rare_to_pass_do_not_raise_the_bar():
+    """Fifty phrases of 5 papers (3 of them in 2023) cannot pass however their papers fall
+    (all five in 2023 has p of about 0.03): Tarone's screen leaves them out, so "x y" is
+    listed with q equal to its p-value, as if they were not there."""
+    phrases, years = _sets(("x y", 3, 12), *((f"rare {k}", 2, 3) for k in range(50)))
+    table = rising_phrases(phrases, years)
+    assert table["phrase"].tolist() == ["x y"] and table["q"].iloc[0] == pytest.approx(table["p"].iloc[0])
+
+
+def test_which_phrases_are_tested_does_not_depend_on_the_years():
+    """Under the null the years are exchangeable: with the years permuted, the same
+    phrases are tested and screened (each q is nan or not alike), whatever each draw
+    counts in the latest year."""
+    texts, years, _ = corpus()
+    phrases = paper_phrases(texts)
+    rng = np.random.default_rng(0)
+    masks = []
+    for _ in range(5):
+        permuted = rng.permutation(years)
+        vocabulary = sorted(set().union(*phrases))
+        latest = np.array([sum(p in ps for ps, y in zip(phrases, permuted) if y == 2023) for p in vocabulary])
+        total = np.array([sum(p in ps for ps in phrases) for p in vocabulary])
+        _, least, q = phrase_tests(latest, total - latest, 100, 200)
+        masks.append(~np.isnan(q))
+        assert (least[total < 5] == 1).all()
+    assert all((m == masks[0]).all() for m in masks) and masks[0].any() and not masks[0].all()
 
 
 def test_author_keywords_count_as_phrases():

@@ -196,10 +196,12 @@ def phrase_bursts(
     its share in the last year (and the years of the burst before it) is about ``s``
     times its share over all years, by enough papers to pay the cost of entering the
     burst. Only phrases that at least ``min_count`` papers of the last year use are run
-    (default as :func:`topics.stats.rising.rising_phrases`: 1 % of the last year's
-    papers, at least 5); single words are left out unless ``single_words``, and a phrase
-    held inside a longer listed one that most of its last-year papers use is dropped for
-    it, as :func:`topics.stats.rising.rising_phrases` does.
+    (default 1 % of the last year's papers, at least 5: the automaton makes no
+    false-discovery promise that a floor on the last year could bend, unlike
+    :func:`topics.stats.rising.rising_phrases`, which floors the total count); single
+    words are left out unless ``single_words``, and a phrase held inside a longer listed
+    one that most of its last-year papers use is dropped for it, as
+    :func:`topics.stats.rising.rising_phrases` does.
 
     Returns
     -------
