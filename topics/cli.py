@@ -314,15 +314,18 @@ def _embedded(args: argparse.Namespace, corpus, embedder):
     return embed_texts(embedding_texts(corpus), embedder, cache=_cache(args), show_progress=not args.quiet)
 
 
-def _saved_analysis_and_papers(args: argparse.Namespace) -> tuple:
+def _saved_analysis_and_papers(args: argparse.Namespace, check=None) -> tuple:
     """What ``assign`` and ``update`` start from: the saved analysis's ``about``, the
-    analysis, the papers of INPUT and their embeddings, made as the saved ones were."""
+    analysis, the papers of INPUT and their embeddings, made as the saved ones were;
+    ``check(analysis, corpus)``, where given, runs before the embedding."""
     from topics.io.corpus import read_corpus
     from topics.store import load
 
     about, embedder = _saved_embedder(args.model_dir)
     corpus = read_corpus(args.inputs)
     analysis = load(args.model_dir)
+    if check is not None:
+        check(analysis, corpus)
     return about, analysis, corpus, _embedded(args, corpus, embedder)
 
 
@@ -375,9 +378,9 @@ def _run_update(args: argparse.Namespace, start: float, created: list[Path]) -> 
     from topics.pipeline import write_tables
     from topics.report.render import write_report
     from topics.store import save
-    from topics.update import update
+    from topics.update import check_new_papers, update
 
-    about, analysis, corpus, embeddings = _saved_analysis_and_papers(args)
+    about, analysis, corpus, embeddings = _saved_analysis_and_papers(args, check=check_new_papers)
     updated = update(analysis, corpus, embeddings, min_cluster_size=args.min_cluster_size)
     described = f"{about.get('dataset', args.model_dir)}; added: {', '.join(str(p) for p in args.inputs)}"
     caveats = tuple(about.get("caveats", ()))
