@@ -355,6 +355,8 @@ def _update(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
+    if args.model_dir.is_file():
+        raise ValueError(f"{args.model_dir}: is a file, not a folder; give the folder that `topics report --save-model` wrote")
     if not args.model_dir.is_dir():
         raise ValueError(f"{args.model_dir}: no such folder (save an analysis with `topics report --save-model {args.model_dir}`)")
     save_to = args.save_model
@@ -591,7 +593,8 @@ def _check_model_flags(args: argparse.Namespace) -> None:
             raise ValueError(f"--load-model reports the saved analysis as it was fitted; {given[0]} would need a refit "
                              "(drop it, or fit again without --load-model)")
         if not args.load_model.is_dir():
-            raise ValueError(f"--load-model {args.load_model}: no such folder")
+            raise ValueError(f"--load-model {args.load_model}: "
+                             + ("is a file, not a folder" if args.load_model.is_file() else "no such folder"))
         if not (args.load_model / "manifest.json").is_file():  # before the imports that reading one needs
             raise ValueError(f"--load-model {args.load_model}: no manifest.json; not a saved analysis")
     folder = args.save_model
@@ -726,6 +729,8 @@ def _themes(args: argparse.Namespace) -> tuple:
     """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
     from topics.themes.specs import Theme, as_themes, read_themes
 
+    if args.themes is not None and args.themes.is_dir():
+        raise ValueError(f"--themes {args.themes}: is a folder; give a TOML or YAML file")
     if args.themes is not None and not args.themes.is_file():
         raise ValueError(f"--themes {args.themes}: no such file")
     themes = list(read_themes(args.themes)) if args.themes else []
