@@ -57,3 +57,63 @@ def test_a_folder_given_as_the_themes_file_is_called_a_folder(tmp_path, capsys):
     assert main(["report", "--backend", "hashing", "-q", "--themes", str(tmp_path), "-o", str(tmp_path / "r.html")]) == 2
     err = capsys.readouterr().err
     assert f"--themes {tmp_path}: is a folder; give a TOML or YAML file" in err and "no such" not in err
+
+
+def _synopses() -> dict[str, str]:
+    """The ``text`` blocks of docs/cli.md, by the command they start with."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    for block in re.findall(r"```text\n(.*?)```", page, flags=re.S):
+        command = block.split()[1]
+        out[command] = out.get(command, "") + block
+    return out
+
+
+@pytest.mark.parametrize("command", ["report", "assign", "update", "evaluate"])
+def test_the_cli_page_synopsis_names_every_flag(command):
+    """docs/cli.md's synopsis of each command lists every flag its parser takes."""
+    import argparse
+    import re
+
+    from topics.cli import build_parser
+
+    action = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    written = set(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", _synopses()[command]))
+    missing = [a.option_strings[-1] for a in action.choices[command]._actions
+               if a.option_strings and a.dest != "help" and not set(a.option_strings) & written]
+    assert not missing, f"topics {command}: the synopsis lacks {missing}"
+
+
+def test_the_default_report_path_of_two_years_is_the_one_the_help_gives(tmp_path, monkeypatch, capsys):
+    """Without -o, two years of a table of venue "Test" go to reports/test-2022-vs-2024.html,
+    as the help's pattern says; the bundled files' name is only their instance."""
+    from tests.conftest import make_theme_corpus
+
+    monkeypatch.chdir(tmp_path)
+    corpus = make_theme_corpus(n_per_theme=8, years=(2022, 2024))
+    corpus.drop(columns="doc_id").to_csv("papers.csv", index=False)
+    assert main(["report", "papers.csv", "--backend", "hashing", "--no-cache", "-q"]) == 0
+    venue = corpus["venue"].iloc[0].lower()
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "reports").iterdir())
+    assert written == [f"reports/{venue}-2022-vs-2024.html"]
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    start = shown.index("-o HTML, --output HTML")
+    pattern = shown[start:shown.index("--tables DIR", start)]
+    assert "reports/<venue>-<first>-vs-<last>.html for two years" in pattern
+
+
+def test_the_years_help_says_the_topics_are_fitted_on_every_year(capsys):
+    """``--years 2022 2024`` on three years compares two, but fits the topics on all three
+    (the 2023 papers are in the topics, the map and the paper list): the help says so."""
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    start = shown.index("--years YEAR [YEAR ...] the")
+    years = shown[start:shown.index("--groups GROUP", start)]
+    assert "the years to compare" in years and "fitted on every year's papers" in years

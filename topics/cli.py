@@ -51,7 +51,8 @@ def _add_report_command(sub) -> None:
     )
     _add_input_arguments(rep)
     rep.add_argument("-o", "--output", type=Path, default=None, metavar="HTML",
-                     help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
+                     help="HTML report path (default: reports/<venue>-<first>-vs-<last>.html for two years, "
+                          f"{DEFAULT_REPORT} for the bundled files; reports/<venue>-<first>-<last>.html "
                           "for trends, reports/<venue>-by-<column>.html for other groupings)")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write here documents.csv, topics.csv, areas.csv, comparison.csv, area_comparison.csv, "
@@ -73,7 +74,8 @@ def _add_fit_options(rep: argparse.ArgumentParser) -> None:
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
                           "or any column of a table INPUT")
     rep.add_argument("--years", type=int, nargs="+", metavar="YEAR", default=None,
-                     help="the years to use (default: all present); with --by year, two or more years to compare")
+                     help="the years to compare (default: all present); with --by year, two or more. The topics are "
+                          "fitted on every year's papers")
     rep.add_argument("--groups", nargs="+", metavar="GROUP", default=None,
                      help="with another --by: the groups to compare, in this order (default: every value)")
     rep.add_argument("--include-outliers", action="store_true", help="count outlier papers (topic -1) in shares")
