@@ -117,3 +117,23 @@ def test_the_years_help_says_the_topics_are_fitted_on_every_year(capsys):
     start = shown.index("--years YEAR [YEAR ...] the")
     years = shown[start:shown.index("--groups GROUP", start)]
     assert "the years to compare" in years and "fitted on every year's papers" in years
+
+
+@pytest.mark.parametrize("command", ["report", "update"])
+def test_o_never_overwrites_a_file_that_is_not_html(saved_sample, tmp_path, capsys, command):
+    """``-o notes.txt`` where notes.txt holds the user's text: refused before any work, the
+    file kept; an earlier HTML report at the same path is still rewritten."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes", encoding="utf-8")
+    new = tmp_path / "new.txt"
+    new.write_text("ICLR 2026 Papers\n\nAn abstract about graphs and their nodes.", encoding="utf-8")
+    argv = (["report", "--load-model", str(saved_sample)] if command == "report" else ["update", str(saved_sample), str(new)])
+    assert main([*argv, "-q", "--no-cache", "-o", str(notes)] if command == "update" else [*argv, "-q", "-o", str(notes)]) == 2
+    err = capsys.readouterr().err
+    assert f"-o {notes}: exists and is not an HTML file" in err and err.count("\n") == 1
+    assert notes.read_text(encoding="utf-8") == "my notes"
+    if command == "report":
+        old = tmp_path / "old.html"
+        old.write_text("<!DOCTYPE html>\n<html><body>an earlier report</body></html>", encoding="utf-8")
+        assert main([*argv, "-q", "-o", str(old)]) == 0
+        assert "an earlier report" not in old.read_text(encoding="utf-8")

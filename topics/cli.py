@@ -366,7 +366,7 @@ def _update(args: argparse.Namespace) -> int:
         raise ValueError(f"--save-model {save_to}: the folder being updated; save the update in another folder")
     _check_outputs([*args.inputs, args.model_dir], [("-o", args.output), ("--tables", args.tables), ("--save-model", save_to)])
     _check_model_flags(argparse.Namespace(load_model=None, save_model=save_to))
-    created = _writable_file("-o", args.output) if args.output is not None else []
+    created = _writable_file("-o", args.output, html=True) if args.output is not None else []
     try:
         if args.tables is not None:
             created = _writable_folder("--tables", args.tables) + created
@@ -430,7 +430,7 @@ def _report(args: argparse.Namespace) -> int:
                    [("-o", args.output), ("--tables", args.tables), ("--save-model", args.save_model)])
     _check_model_flags(args)
     themes = _themes(args)
-    created = _writable_file("-o", args.output) if args.output is not None else []
+    created = _writable_file("-o", args.output, html=True) if args.output is not None else []
     try:
         if args.tables is not None:
             created = _writable_folder("--tables", args.tables) + created
@@ -686,13 +686,28 @@ def _writable_folder(flag: str, folder: Path, given: Path | None = None) -> list
     return missing
 
 
-def _writable_file(flag: str, path: Path) -> list[Path]:
-    """``path`` can be written: not a folder, and its folder writable (created where missing)."""
+def _writable_file(flag: str, path: Path, *, html: bool = False) -> list[Path]:
+    """``path`` can be written: not a folder, and its folder writable (created where missing);
+    with ``html``, not a file of something else (the user's notes, a table, a PDF), which the
+    report would overwrite."""
     if path.is_dir():
         raise ValueError(f"{flag} {path}: is a folder; give a file path")
+    if html and path.is_file() and not _is_html(path):
+        raise ValueError(f"{flag} {path}: exists and is not an HTML file; writing the report there would overwrite it, "
+                         "give another path")
     if path.exists() and not os.access(path, os.W_OK):
         raise ValueError(f"{flag} {path}: the file is not writable")
     return _writable_folder(flag, path.parent, path)
+
+
+def _is_html(path: Path) -> bool:
+    """Whether the file at ``path`` is empty or starts as an HTML page (an earlier report)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    except OSError:
+        return True  # unreadable: the write's own error names it
+    return not head or head.startswith((b"<!doctype html", b"<html"))
 
 
 def _remove_empty(folders: list[Path]) -> None:
