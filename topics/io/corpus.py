@@ -396,6 +396,18 @@ def _jsonl_error(path: Path, text: str) -> CorpusError | None:
     return None
 
 
+def _separator_hint(columns) -> str:
+    """Where a table's header read as one column holds another separator (a spreadsheet's
+    semicolons, tabs in a .csv), what to do about it; else nothing."""
+    if len(columns) != 1:
+        return ""
+    found = next((name for sep, name in ((";", "';'"), ("\t", "tabs"), ("|", "'|'")) if sep in str(columns[0])), None)
+    if found is None:
+        return ""
+    return (f"; the header reads as one column separated by {found}: a .csv is read with commas, a .tsv with tabs, "
+            f"so save it with commas{' or rename it .tsv' if found == 'tabs' else ''}")
+
+
 def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
     """One chunk of a table as corpus rows (empty abstracts dropped), and its row count."""
     table.columns = [str(c).strip().lower() for c in table.columns]
@@ -403,6 +415,7 @@ def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
         if required not in table.columns:
             raise CorpusError(
                 f"file {path}: no {required!r} column (columns: {', '.join(table.columns) or 'none'})"
+                + _separator_hint(table.columns)
             )
     out = pd.DataFrame(index=table.index)
     abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))

@@ -1,0 +1,28 @@
+"""Tables a user saves from a spreadsheet in another shape: the error says what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from topics.io.corpus import CorpusError, read_corpus
+
+
+@pytest.mark.parametrize("name, text, separator", [
+    ("semicolons.csv", "abstract;year\nAn abstract about graphs.;2024\n", "';'"),
+    ("tabs.csv", "abstract\tyear\nAn abstract about graphs.\t2024\n", "tabs"),
+])
+def test_a_table_of_another_separator_is_named_as_such(tmp_path, name, text, separator):
+    """A table separated by semicolons (a spreadsheet's CSV in many locales) or tabs reads
+    as one column; the error says which separator the header shows and what is read."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    with pytest.raises(CorpusError) as info:
+        read_corpus([tmp_path / name])
+    message = str(info.value)
+    assert "no 'abstract' column" in message and f"separated by {separator}" in message
+    assert "commas" in message and "\n" not in message
+
+
+def test_a_table_without_the_column_keeps_the_plain_message(tmp_path):
+    (tmp_path / "t.csv").write_text("summary,year\nAn abstract about graphs.,2024\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match=r"no 'abstract' column \(columns: summary, year\)$"):
+        read_corpus([tmp_path / "t.csv"])
