@@ -421,13 +421,16 @@ def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
     abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))
     years = pd.to_numeric(table["year"], errors="coerce")
     fractional = years.isna() | (years % 1 != 0)
-    bad_year = fractional | ~years.between(FIRST_YEAR, last_year())
+    bad_year = (fractional | ~years.between(FIRST_YEAR, last_year())) & (abstracts != "")  # empty rows are skipped
     if bad_year.any():
         row = int(bad_year.idxmax())
         value = table["year"].loc[row]
+        if _missing(value) or (isinstance(value, str) and not value.strip()):
+            raise CorpusError(f"file {path}: row {row + 1}: no year; every paper with an abstract needs one ({_year_rule()})")
         shown = repr(value) if isinstance(value, str) else str(value)
         why = "is not a whole number" if fractional.loc[row] else "is out of range"
         raise CorpusError(f"file {path}: row {row + 1}: year {shown} {why}; {_year_rule()}")
+    years = years.where(abstracts != "", FIRST_YEAR)  # the rows dropped below need a whole number too
     if "id" in table.columns:
         ids = table["id"].map(lambda v: "" if _missing(v) else str(v).strip())
         missing = ids == ""
