@@ -45,3 +45,10 @@ def test_a_paper_without_a_year_is_named_as_such(tmp_path):
                                     encoding="utf-8")
     with pytest.raises(CorpusError, match=r"row 2: no year; every paper with an abstract needs one"):
         read_corpus([tmp_path / "t.csv"])
+
+
+def test_one_empty_abstract_is_one_row(tmp_path, caplog):
+    (tmp_path / "t.csv").write_text('abstract,year\n"An abstract about graphs.",2024\n,2025\n', encoding="utf-8")
+    with caplog.at_level("WARNING", logger="topics.io.corpus"):
+        read_corpus([tmp_path / "t.csv"])
+    assert "1 row with an empty abstract skipped" in caplog.text

@@ -340,7 +340,7 @@ def read_table(path: PathLikeStr) -> pd.DataFrame:
         raise CorpusError(f"file {path}: every 'abstract' is empty")
     n_empty = sum(n for _, n in chunks) - len(out)
     if n_empty:
-        logger.warning("file %s: %d rows with an empty abstract skipped", path, n_empty)
+        logger.warning("file %s: %d row%s with an empty abstract skipped", path, n_empty, "" if n_empty == 1 else "s")
     return out.reset_index(drop=True)
 
 
