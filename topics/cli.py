@@ -51,7 +51,8 @@ def _add_report_command(sub) -> None:
     )
     _add_input_arguments(rep)
     rep.add_argument("-o", "--output", type=Path, default=None, metavar="HTML",
-                     help=f"HTML report path (default: {DEFAULT_REPORT} for two years; reports/<venue>-<first>-<last>.html "
+                     help="HTML report path (default: reports/<venue>-<first>-vs-<last>.html for two years, "
+                          f"{DEFAULT_REPORT} for the bundled files; reports/<venue>-<first>-<last>.html "
                           "for trends, reports/<venue>-by-<column>.html for other groupings)")
     rep.add_argument("--tables", type=Path, default=None, metavar="DIR",
                      help="also write here documents.csv, topics.csv, areas.csv, comparison.csv, area_comparison.csv, "
@@ -73,7 +74,8 @@ def _add_fit_options(rep: argparse.ArgumentParser) -> None:
                      help="compare groups of this column: year (default; three or more years give trends), venue, status, "
                           "or any column of a table INPUT")
     rep.add_argument("--years", type=int, nargs="+", metavar="YEAR", default=None,
-                     help="the years to use (default: all present); with --by year, two or more years to compare")
+                     help="the years to compare (default: all present); with --by year, two or more. The topics are "
+                          "fitted on every year's papers")
     rep.add_argument("--groups", nargs="+", metavar="GROUP", default=None,
                      help="with another --by: the groups to compare, in this order (default: every value)")
     rep.add_argument("--include-outliers", action="store_true", help="count outlier papers (topic -1) in shares")
@@ -314,15 +316,18 @@ def _embedded(args: argparse.Namespace, corpus, embedder):
     return embed_texts(embedding_texts(corpus), embedder, cache=_cache(args), show_progress=not args.quiet)
 
 
-def _saved_analysis_and_papers(args: argparse.Namespace) -> tuple:
+def _saved_analysis_and_papers(args: argparse.Namespace, check=None) -> tuple:
     """What ``assign`` and ``update`` start from: the saved analysis's ``about``, the
-    analysis, the papers of INPUT and their embeddings, made as the saved ones were."""
+    analysis, the papers of INPUT and their embeddings, made as the saved ones were;
+    ``check(analysis, corpus)``, where given, runs before the embedding."""
     from topics.io.corpus import read_corpus
     from topics.store import load
 
     about, embedder = _saved_embedder(args.model_dir)
     corpus = read_corpus(args.inputs)
     analysis = load(args.model_dir)
+    if check is not None:
+        check(analysis, corpus)
     return about, analysis, corpus, _embedded(args, corpus, embedder)
 
 
@@ -352,6 +357,8 @@ def _update(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     if args.min_cluster_size is not None and args.min_cluster_size < 2:
         raise ValueError(f"--min-cluster-size must be at least 2 (a topic of one paper is no topic), got {args.min_cluster_size}")
+    if args.model_dir.is_file():
+        raise ValueError(f"{args.model_dir}: is a file, not a folder; give the folder that `topics report --save-model` wrote")
     if not args.model_dir.is_dir():
         raise ValueError(f"{args.model_dir}: no such folder (save an analysis with `topics report --save-model {args.model_dir}`)")
     save_to = args.save_model
@@ -359,7 +366,7 @@ def _update(args: argparse.Namespace) -> int:
         raise ValueError(f"--save-model {save_to}: the folder being updated; save the update in another folder")
     _check_outputs([*args.inputs, args.model_dir], [("-o", args.output), ("--tables", args.tables), ("--save-model", save_to)])
     _check_model_flags(argparse.Namespace(load_model=None, save_model=save_to))
-    created = _writable_file("-o", args.output) if args.output is not None else []
+    created = _writable_file("-o", args.output, html=True) if args.output is not None else []
     try:
         if args.tables is not None:
             created = _writable_folder("--tables", args.tables) + created
@@ -375,9 +382,9 @@ def _run_update(args: argparse.Namespace, start: float, created: list[Path]) -> 
     from topics.pipeline import write_tables
     from topics.report.render import write_report
     from topics.store import save
-    from topics.update import update
+    from topics.update import check_new_papers, update
 
-    about, analysis, corpus, embeddings = _saved_analysis_and_papers(args)
+    about, analysis, corpus, embeddings = _saved_analysis_and_papers(args, check=check_new_papers)
     updated = update(analysis, corpus, embeddings, min_cluster_size=args.min_cluster_size)
     described = f"{about.get('dataset', args.model_dir)}; added: {', '.join(str(p) for p in args.inputs)}"
     caveats = tuple(about.get("caveats", ()))
@@ -423,7 +430,7 @@ def _report(args: argparse.Namespace) -> int:
                    [("-o", args.output), ("--tables", args.tables), ("--save-model", args.save_model)])
     _check_model_flags(args)
     themes = _themes(args)
-    created = _writable_file("-o", args.output) if args.output is not None else []
+    created = _writable_file("-o", args.output, html=True) if args.output is not None else []
     try:
         if args.tables is not None:
             created = _writable_folder("--tables", args.tables) + created
@@ -588,7 +595,8 @@ def _check_model_flags(args: argparse.Namespace) -> None:
             raise ValueError(f"--load-model reports the saved analysis as it was fitted; {given[0]} would need a refit "
                              "(drop it, or fit again without --load-model)")
         if not args.load_model.is_dir():
-            raise ValueError(f"--load-model {args.load_model}: no such folder")
+            raise ValueError(f"--load-model {args.load_model}: "
+                             + ("is a file, not a folder" if args.load_model.is_file() else "no such folder"))
         if not (args.load_model / "manifest.json").is_file():  # before the imports that reading one needs
             raise ValueError(f"--load-model {args.load_model}: no manifest.json; not a saved analysis")
     folder = args.save_model
@@ -678,13 +686,28 @@ def _writable_folder(flag: str, folder: Path, given: Path | None = None) -> list
     return missing
 
 
-def _writable_file(flag: str, path: Path) -> list[Path]:
-    """``path`` can be written: not a folder, and its folder writable (created where missing)."""
+def _writable_file(flag: str, path: Path, *, html: bool = False) -> list[Path]:
+    """``path`` can be written: not a folder, and its folder writable (created where missing);
+    with ``html``, not a file of something else (the user's notes, a table, a PDF), which the
+    report would overwrite."""
     if path.is_dir():
         raise ValueError(f"{flag} {path}: is a folder; give a file path")
+    if html and path.is_file() and not _is_html(path):
+        raise ValueError(f"{flag} {path}: exists and is not an HTML file; writing the report there would overwrite it, "
+                         "give another path")
     if path.exists() and not os.access(path, os.W_OK):
         raise ValueError(f"{flag} {path}: the file is not writable")
     return _writable_folder(flag, path.parent, path)
+
+
+def _is_html(path: Path) -> bool:
+    """Whether the file at ``path`` is empty or starts as an HTML page (an earlier report)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    except OSError:
+        return True  # unreadable: the write's own error names it
+    return not head or head.startswith((b"<!doctype html", b"<html"))
 
 
 def _remove_empty(folders: list[Path]) -> None:
@@ -723,6 +746,8 @@ def _themes(args: argparse.Namespace) -> tuple:
     """The themes of ``--themes FILE`` and ``--theme NAME``, validated before any work starts."""
     from topics.themes.specs import Theme, as_themes, read_themes
 
+    if args.themes is not None and args.themes.is_dir():
+        raise ValueError(f"--themes {args.themes}: is a folder; give a TOML or YAML file")
     if args.themes is not None and not args.themes.is_file():
         raise ValueError(f"--themes {args.themes}: no such file")
     themes = list(read_themes(args.themes)) if args.themes else []

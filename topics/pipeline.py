@@ -42,7 +42,7 @@ from topics.stats.rising import paper_phrases, rising_phrases
 from topics.stats.trends import pick_years, prevalence
 
 __all__ = [
-    "FEW_PAPERS", "FORMULA_PREFIXES", "Analysis", "Settings", "analyze", "build_tables", "embedding_texts",
+    "FEW_PAPERS", "FORMULA_PREFIXES", "TABLE_NAMES", "Analysis", "Settings", "analyze", "build_tables", "embedding_texts",
     "new_in_last_year", "spreadsheet_safe", "timed", "write_tables",
 ]
 
@@ -50,6 +50,11 @@ logger = logging.getLogger(__name__)
 
 #: Below this many papers :func:`analyze` warns that its results rest on very few papers.
 FEW_PAPERS = 50
+#: Every table :func:`write_tables` may write (``<name>.csv``), whichever an analysis has.
+TABLE_NAMES = (
+    "documents", "topics", "comparison", "prevalence", "areas", "area_comparison", "stability", "bursts",
+    "emerging", "rising", "new_topics", "new_papers", "themes", "theme_papers",
+)
 
 
 @dataclass(frozen=True)
@@ -727,6 +732,7 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
     if analysis.themes is not None:
         tables["themes"] = analysis.themes.summary
         tables["theme_papers"] = analysis.themes.members[["theme", "doc_id", "year", "title", "similarity", "source"]]
+    _warn_of_earlier_tables(directory, tables)
     paths = {}
     try:
         for name, table in tables.items():
@@ -738,3 +744,14 @@ def write_tables(analysis: Analysis, directory: str | os.PathLike[str]) -> dict[
             path.unlink(missing_ok=True)
         raise
     return paths
+
+
+def _warn_of_earlier_tables(directory: Path, tables: dict) -> None:
+    """One warning naming the tables of :data:`TABLE_NAMES` in ``directory`` that this
+    analysis does not write: an earlier run's, which would pass for this one's. They are
+    kept (they may be the user's)."""
+    assert set(tables) <= set(TABLE_NAMES), sorted(set(tables) - set(TABLE_NAMES))
+    earlier = [f"{name}.csv" for name in TABLE_NAMES if name not in tables and (directory / f"{name}.csv").is_file()]
+    if earlier:
+        logger.warning("%s holds %s of an earlier run, which this analysis does not write; they describe another "
+                       "analysis (remove them, or write the tables into an empty folder)", directory, ", ".join(earlier))

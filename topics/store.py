@@ -485,6 +485,8 @@ def read_manifest(path: str | os.PathLike[str]) -> dict:
     pickle-like file, the format and ``topics`` version this package reads, and every file
     listed present with its size and sha256. Raises :class:`StoreError` otherwise."""
     path = Path(path)
+    if path.is_file():
+        raise StoreError(f"{path}: is a file, not a folder; give the folder that `topics report --save-model` wrote")
     if not path.is_dir():
         raise StoreError(f"{path}: no such folder (save an analysis with `topics report --save-model {path}`)")
     pickled = sorted(p for p in path.rglob("*") if p.suffix.lower() in PICKLE_SUFFIXES)

@@ -56,7 +56,7 @@ from topics.pipeline import Analysis, Settings, build_tables, timed
 from topics.stats.groups import check_group_sizes
 from topics.vectors import unit_rows
 
-__all__ = ["NEW_PAPER_COLUMNS", "NEW_TOPIC_COLUMNS", "candidate_topics", "update"]
+__all__ = ["NEW_PAPER_COLUMNS", "NEW_TOPIC_COLUMNS", "candidate_topics", "check_new_papers", "update"]
 
 logger = logging.getLogger(__name__)
 
@@ -318,6 +318,13 @@ def _check(analysis: Analysis, corpus: pd.DataFrame, embeddings: np.ndarray) -> 
         raise ValueError("no new papers to add")
     if embeddings.ndim != 2 or len(embeddings) != len(corpus):
         raise ValueError(f"{len(embeddings)} embeddings for {len(corpus)} new papers")
+    check_new_papers(analysis, corpus)
+
+
+def check_new_papers(analysis: Analysis, corpus: pd.DataFrame) -> None:
+    """Raise a ValueError where papers of ``corpus`` are in ``analysis`` already (by
+    ``doc_id``): :func:`update` refuses them, and ``topics update`` says so before it
+    embeds the new papers."""
     seen = set(analysis.corpus["doc_id"].astype(str))
     again = [d for d in corpus["doc_id"].astype(str) if d in seen]
     if again:

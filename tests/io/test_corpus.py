@@ -146,7 +146,7 @@ def test_large_tables_are_read_in_chunks_with_file_row_numbers(tmp_path, monkeyp
     rows["year"] = rows["year"].astype(object)
     rows.loc[6, "year"] = "20x5" if suffix != ".parquet" else None
     rows.to_parquet(path) if suffix == ".parquet" else rows.to_csv(path, index=False)
-    with pytest.raises(CorpusError, match=r"row 7: year .* is not a whole number"):
+    with pytest.raises(CorpusError, match=r"row 7: year .* is not a whole number" if suffix != ".parquet" else r"row 7: no year"):
         read_corpus(path)
 
 

@@ -38,6 +38,10 @@ def test_read_toml_and_yaml(tmp_path):
         ("noname.toml", '[[themes]]\nphrases = ["x"]\n', "theme 1: theme name must be a non-empty string"),
         ("key.yaml", "- name: x\n  synonyms: [y]\n", "unknown key(s) synonyms"),
         ("t.json", "{}", "use .toml, .yaml or .yml"),
+        # a string where a list belongs was read as its letters: every paper named the theme
+        ("string.toml", '[[themes]]\nname = "x"\nphrases = "Wasserstein distance"\n', "theme 1: phrases must be a list"),
+        ("string.yaml", "- name: x\n  examples: abc\n", "theme 1: examples must be a list"),
+        ("number.toml", '[[themes]]\nname = "x"\nphrases = 3\n', "theme 1: phrases must be a list"),
     ],
 )
 def test_bad_theme_files_give_one_line(tmp_path, name, text, message):

@@ -340,7 +340,7 @@ def read_table(path: PathLikeStr) -> pd.DataFrame:
         raise CorpusError(f"file {path}: every 'abstract' is empty")
     n_empty = sum(n for _, n in chunks) - len(out)
     if n_empty:
-        logger.warning("file %s: %d rows with an empty abstract skipped", path, n_empty)
+        logger.warning("file %s: %d row%s with an empty abstract skipped", path, n_empty, "" if n_empty == 1 else "s")
     return out.reset_index(drop=True)
 
 
@@ -396,6 +396,18 @@ def _jsonl_error(path: Path, text: str) -> CorpusError | None:
     return None
 
 
+def _separator_hint(columns) -> str:
+    """Where a table's header read as one column holds another separator (a spreadsheet's
+    semicolons, tabs in a .csv), what to do about it; else nothing."""
+    if len(columns) != 1:
+        return ""
+    found = next((name for sep, name in ((";", "';'"), ("\t", "tabs"), ("|", "'|'")) if sep in str(columns[0])), None)
+    if found is None:
+        return ""
+    return (f"; the header reads as one column separated by {found}: a .csv is read with commas, a .tsv with tabs, "
+            f"so save it with commas{' or rename it .tsv' if found == 'tabs' else ''}")
+
+
 def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
     """One chunk of a table as corpus rows (empty abstracts dropped), and its row count."""
     table.columns = [str(c).strip().lower() for c in table.columns]
@@ -403,18 +415,22 @@ def _table_chunk(table: pd.DataFrame, path: Path) -> tuple[pd.DataFrame, int]:
         if required not in table.columns:
             raise CorpusError(
                 f"file {path}: no {required!r} column (columns: {', '.join(table.columns) or 'none'})"
+                + _separator_hint(table.columns)
             )
     out = pd.DataFrame(index=table.index)
     abstracts = table["abstract"].map(lambda v: "" if _missing(v) else normalize_whitespace(str(v)))
     years = pd.to_numeric(table["year"], errors="coerce")
     fractional = years.isna() | (years % 1 != 0)
-    bad_year = fractional | ~years.between(FIRST_YEAR, last_year())
+    bad_year = (fractional | ~years.between(FIRST_YEAR, last_year())) & (abstracts != "")  # empty rows are skipped
     if bad_year.any():
         row = int(bad_year.idxmax())
         value = table["year"].loc[row]
+        if _missing(value) or (isinstance(value, str) and not value.strip()):
+            raise CorpusError(f"file {path}: row {row + 1}: no year; every paper with an abstract needs one ({_year_rule()})")
         shown = repr(value) if isinstance(value, str) else str(value)
         why = "is not a whole number" if fractional.loc[row] else "is out of range"
         raise CorpusError(f"file {path}: row {row + 1}: year {shown} {why}; {_year_rule()}")
+    years = years.where(abstracts != "", FIRST_YEAR)  # the rows dropped below need a whole number too
     if "id" in table.columns:
         ids = table["id"].map(lambda v: "" if _missing(v) else str(v).strip())
         missing = ids == ""

@@ -114,8 +114,12 @@ def read_themes(path: str | os.PathLike[str]) -> tuple[Theme, ...]:
         if unknown:
             raise ValueError(f"themes file {path}: theme {i} has unknown key(s) {', '.join(sorted(map(str, unknown)))}; "
                              "use name, phrases, examples")
+        lists = {kind: entry.get(kind) or [] for kind in ("phrases", "examples")}
+        for kind, values in lists.items():  # a string would be read as its letters, each naming the theme
+            if not isinstance(values, list):
+                raise ValueError(f"themes file {path}: theme {i}: {kind} must be a list of strings, got {values!r}")
         try:
-            themes.append(Theme(entry.get("name", ""), tuple(entry.get("phrases") or ()), tuple(entry.get("examples") or ())))
+            themes.append(Theme(entry.get("name", ""), tuple(lists["phrases"]), tuple(lists["examples"])))
         except (ValueError, TypeError) as exc:
             raise ValueError(f"themes file {path}: theme {i}: {exc}") from None
     return as_themes(themes)
