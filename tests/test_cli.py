@@ -253,7 +253,7 @@ def test_five_years_give_trends(five_years, tmp_path, monkeypatch, capsys):
     assert sorted(prev["year"].unique()) == [2021, 2022, 2023, 2024, 2025]
     assert prev.groupby("year")["share"].sum().tolist() == pytest.approx([1.0] * 5)
     bursts = pd.read_csv(tmp_path / "t" / "bursts.csv")
-    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight"]
+    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight", "p_value", "q_value"]
 
 
 def test_years_select_the_trend(five_years, tmp_path, capsys):

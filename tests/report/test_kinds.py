@@ -69,7 +69,8 @@ def test_two_groups_rows(two):
 
 
 def test_trend_rows(trend):
-    bursts = pd.DataFrame({"topic": [4, 4, 0], "start": [2024, 2022, 2025], "end": [2024, 2023, 2025]})
+    bursts = pd.DataFrame({"topic": [4, 4, 0, 1], "start": [2024, 2022, 2025, 2022], "end": [2024, 2023, 2025, 2022],
+                           "q_value": [0.01, 0.02, 0.001, 0.3]})  # topic 1's burst is within chance: not shown
     rows = kinds.rows(trend, bursts=bursts)
     assert len(rows) == len(trend.table) and [r["topic"] for r in rows] == trend.table["topic"].tolist()
     assert all(set(r) == {"topic", "label", "shares", "slope", "low", "high", "z", "q", "trend", "row_class", "burst"} for r in rows)
@@ -82,6 +83,7 @@ def test_trend_rows(trend):
     assert fading["trend"] == "fading" and fading["row_class"] == "shrank" and fading["burst"] == ""
     assert by_label["emerging"]["row_class"] == "grew" and by_label["emerging"]["burst"] == "2025"
     assert by_label["bump"]["burst"] == "2022–2023, 2024"  # sorted by start, a span with a dash
+    assert next(r for r in rows if r["topic"] == 1)["burst"] == ""
     assert all(r["burst"] == "" for r in kinds.rows(trend))
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import make_trend_documents
-from topics.stats.bursts import detect_bursts, kleinberg_states
+from topics.stats.bursts import burst_p_values, clear_bursts, detect_bursts, kleinberg_states
 
 
 def brute_force(r, d, s=2.0, gamma=1.0):
@@ -65,7 +65,7 @@ def test_states_by_hand_and_broadcasting():
 def test_detect_bursts_finds_the_peak_and_skips_small_topics():
     docs = make_trend_documents(4)
     bursts = detect_bursts(docs)
-    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight"]
+    assert list(bursts.columns) == ["topic", "label", "start", "end", "share_burst", "share_all", "weight", "p_value", "q_value"]
     bump = bursts[bursts["label"] == "bump"]
     assert len(bump) == 1 and bump["start"].iloc[0] <= 2023 <= bump["end"].iloc[0]
     assert bump["end"].iloc[0] == 2023  # it falls back afterwards
@@ -74,8 +74,32 @@ def test_detect_bursts_finds_the_peak_and_skips_small_topics():
     years = docs[(docs["year"] >= row["start"]) & (docs["year"] <= row["end"])]
     assert row["share_burst"] == pytest.approx((years["topic_label"] == "bump").mean())
     assert "flat" not in bursts["label"].tolist()
+    assert bump["q_value"].iloc[0] < 0.05 and (bursts["q_value"] >= bursts["p_value"]).all()
     few = detect_bursts(docs, min_docs=10_000)
     assert few.empty and list(few.columns) == list(bursts.columns)
+
+
+def test_a_burst_is_tested_against_the_spans_the_automaton_could_choose():
+    from scipy.stats import hypergeom
+
+    # 30 of a topic's 40 papers in one of five years that holds 100 of 500 papers
+    p, q = burst_p_values([(30, 40, 100)], n_docs=500, n_batches=5, n_tested=1)
+    assert p[0] == pytest.approx(min(1, 14 * hypergeom.sf(29, 500, 40, 100)))  # 15 spans of consecutive years, less all five
+    p, q = burst_p_values([(9, 40, 100)], n_docs=500, n_batches=5, n_tested=3)
+    assert 0.05 < p[0] <= 1 and q[0] == 1  # about the base rate: what the automaton alone would call a burst
+    assert burst_p_values([], n_docs=10, n_batches=3, n_tested=2)[0].size == 0
+
+
+def test_bursts_told_under_randomly_drawn_years_stay_within_the_false_discovery_rate():
+    # the automaton alone finds some burst in most such corpora; the test keeps to about alpha
+    rng = np.random.default_rng(0)
+    found, untested = 0, 0
+    for _ in range(60):  # 400 papers in 15 topics of 20-40, over five years drawn at random
+        docs = pd.DataFrame({"topic": rng.integers(0, 15, 400), "year": rng.choice(np.arange(2020, 2025), 400)})
+        bursts = detect_bursts(docs)
+        untested += len(bursts) > 0
+        found += len(clear_bursts(bursts)) > 0
+    assert untested >= 20 and found <= 6
 
 
 def test_bad_parameters():

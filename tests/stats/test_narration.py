@@ -37,8 +37,10 @@ def test_narrate_trends_by_hand():
     ])
     comp = Trend(table, by="year", groups=(2021, 2022, 2023), sizes={2021: 100, 2022: 150, 2023: 1200},
                  scores=(2021.0, 2022.0, 2023.0), step="year")
-    bursts = pd.DataFrame([{"topic": 2, "label": "speech", "start": 2022, "end": 2022, "share_burst": 0.2, "share_all": 0.11, "weight": 3.0},
-                           {"topic": 0, "label": "diffusion models", "start": 2023, "end": 2023, "share_burst": 0.09, "share_all": 0.07, "weight": 9.0}])
+    bursts = pd.DataFrame([{"topic": 2, "label": "speech", "start": 2022, "end": 2022, "share_burst": 0.2, "share_all": 0.11, "weight": 3.0,
+                            "q_value": 0.01},
+                           {"topic": 0, "label": "diffusion models", "start": 2023, "end": 2023, "share_burst": 0.09, "share_all": 0.07, "weight": 9.0,
+                            "q_value": 0.01}])
     text = comp.narrate(bursts=bursts)
     assert text == narration.narrate_trend(comp, bursts=bursts)
     assert text[0] == ("From 2021 to 2023 (3 years with 100, 150 and 1,200 papers with a topic), 2 of 3 topics moved clearly "
@@ -48,6 +50,9 @@ def test_narrate_trends_by_hand():
     # a burst is told only where it adds something: for the topic without a clear trend
     assert text[3] == "Speech has no clear trend but a burst in 2022 (Kleinberg 2002): 20.0 % of papers then, against 11.0 % over all years."
     assert len(text) == 4
+    # a burst that chance explains, or one never tested (an analysis saved before the test), is not told
+    assert comp.narrate(bursts=bursts.assign(q_value=0.2)) == text[:3]
+    assert comp.narrate(bursts=bursts.drop(columns="q_value")) == text[:3]
 
 def test_narrate_groups_by_hand():
     table = pd.DataFrame([

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from topics.registry import find, register
+from topics.stats.bursts import clear_bursts
 from topics.stats.comparison import Comparison
 
 __all__ = ["KINDS", "ComparisonView", "file_stem", "register_kind", "rows", "tag", "title", "view"]
@@ -163,8 +164,7 @@ _TREND_STYLE = {"emerging": "grew", "growing": "grew", "fading": "shrank"}
 
 
 def _burst_text(bursts, topic) -> str:
-    if bursts is None or not len(bursts):
-        return ""
+    bursts = clear_bursts(bursts)
     rows = bursts[bursts["topic"] == topic].sort_values("start")
     return ", ".join(f"{r.start}" if r.start == r.end else f"{r.start}–{r.end}" for r in rows.itertuples(index=False))
 

@@ -286,7 +286,8 @@ def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int =
     and how, then each rising and fading topic (at most ``max_items`` each; its shares in
     the two halves of the span, :func:`describe_trend`), or the steepest estimated
     slopes; ``bursts`` (:func:`topics.stats.bursts.detect_bursts`) adds the surges of
-    topics without a clear trend. The papers per group are listed for up to
+    topics without a clear trend, those that chance does not explain (``q_value`` under
+    ``alpha``). The papers per group are listed for up to
     :data:`MAX_SIZES_LISTED` groups; over more, the smallest and largest are given."""
     groups = list(trend.groups)
     unit = trend.step
@@ -330,7 +331,8 @@ def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int =
             f"With {min(sizes.values()):,} papers in the smallest {unit}, slopes of this size are within what chance allows; "
             "the intervals show the range of trends the data are compatible with."
         )
-    if bursts is not None and len(bursts):
+    if bursts is not None and "q_value" in bursts.columns:  # untested bursts (saved before the test) are not told
+        bursts = bursts[bursts["q_value"] < alpha]
         quiet = comparison.loc[~comparison["trend"].isin(["emerging", "growing", "fading"]), "topic"]
         surges = bursts[bursts["topic"].isin(quiet)].head(max_items)
         for row in surges.itertuples(index=False):
