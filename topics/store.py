@@ -380,6 +380,7 @@ class SavedState(BaseModel):
     area_transferred_: dict[int, bool] = {}
     embedding_fingerprint_: str | None = None
     vote_cut_: Share | None = None  # saved since session 24; older analyses assign by outlier_share
+    vote_weights_: dict[int, float] | None = None  # saved since session 24; older analyses: unweighted
 
     @model_validator(mode="after")
     def _shapes_agree(self) -> SavedState:

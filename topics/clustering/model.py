@@ -39,7 +39,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.naming.acronyms import find_acronyms
 from topics.clustering.areas import area_rule, topic_areas
-from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, place_runs, vote_cut
+from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, place_runs, vote_cut, vote_weights
 from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
@@ -200,6 +200,10 @@ class TopicModel(BaseEstimator):
         :meth:`transform` (:func:`topics.clustering.assign.vote_cut`): calibrated so that
         the same vote, each fitted document left out of its own, leaves ``outlier_share_``
         of them without a topic.
+    vote_weights_ : dict of int to float or None
+        Each topic's weight in that vote (:func:`topics.clustering.assign.vote_weights`):
+        calibrated so that the vote, each fitted document left out of its own, puts as
+        many of them in each topic as the fit did. ``None`` for a fit with landmarks.
     runs_ : ndarray of int32, shape (4 * n_runs, n_docs)
         The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
         granularities (:func:`topics.clustering.runs.readings`), in their own numbering.
@@ -374,6 +378,7 @@ class TopicModel(BaseEstimator):
         self.fit_texts_ = found["fit_texts"]
         self.embeddings_ = embeddings
         self._set_topics(topics, self._ward_areas(embeddings[fitted], topics[fitted], params))
+        self.vote_weights_ = vote_weights(self)
         self.vote_cut_ = vote_cut(self)
 
     def _topics_ordered(self, texts: list[str], embeddings: np.ndarray) -> dict:
@@ -568,6 +573,7 @@ class TopicModel(BaseEstimator):
         new.bertopic_.merge_topics(self.fit_texts_, merge)
         renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
         new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int))
+        new.vote_weights_ = vote_weights(new)
         new.vote_cut_ = vote_cut(new)
         return new
 
