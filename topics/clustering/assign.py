@@ -210,17 +210,18 @@ def _tally(labels: np.ndarray, neighbors: np.ndarray, distances: np.ndarray,
     return ids[best], votes[np.arange(len(nb)), best], votes.sum(axis=1)
 
 
-def fitted_vote_shares(model) -> np.ndarray:
+def fitted_vote_shares(model, neighbors: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """The share of the vote (:func:`vote_shares`, with the model's ``vote_weights_``) each
     paper of the model would get as a new paper: a paper the consensus clustered
     (``fitted_documents_``) from its ``n_neighbors + 1`` nearest *other* such papers
     (leave-one-out, :func:`leave_one_out`), any other paper (a fit with landmarks) from its
-    nearest landmarks, as the fit placed it. One value per paper."""
+    nearest landmarks, as the fit placed it. ``neighbors``: :func:`leave_one_out`'s result,
+    where it is at hand. One value per paper."""
     reference = np.asarray(model.fitted_documents_)
     labels = np.asarray(model.labels_)
     weights = getattr(model, "vote_weights_", None)
     shares = np.zeros(len(labels))
-    shares[reference] = vote_shares(labels[reference], *leave_one_out(model), weights)
+    shares[reference] = vote_shares(labels[reference], *(neighbors or leave_one_out(model)), weights)
     rest = np.setdiff1d(np.arange(len(labels)), reference)
     if len(rest):  # the landmark graph: positions among all papers, landmarks only
         shares[rest] = vote_shares(labels, np.asarray(model.neighbors_[0])[rest], np.asarray(model.neighbors_[1])[rest], weights)
@@ -239,13 +240,15 @@ def leave_one_out(model) -> tuple[np.ndarray, np.ndarray]:
     return indices[~own].reshape(len(x), k - 1), distances[~own].reshape(len(x), k - 1)
 
 
-def vote_weights(model, *, rounds: int = 200) -> dict[int, float] | None:
+def vote_weights(model, neighbors: tuple[np.ndarray, np.ndarray] | None = None, *, rounds: int = 200) -> dict[int, float] | None:
     """A weight per topic for the neighbour vote, calibrated so that the fitted papers,
     voted on leave-one-out (:func:`leave_one_out`), land in each topic as often as the fit
     put them there. Unweighted, the vote draws papers into large, dense topics (on 400
     ICLR papers with the hashing backend one topic of 9.5 % got 21 % of the fitted papers'
     votes and 29 % of a new year's), so a new year of the same papers would seem to grow
-    there. Multiplicative steps (damped, each at most x2) towards the fit's shares. ``None``
+    there. Multiplicative steps (damped, each at most x2) towards the fit's shares, until
+    no topic is off by half a paper or after ``rounds``. ``neighbors``: as in
+    :func:`fitted_vote_shares`. ``None``
     for a fit with landmarks, whose other papers were placed by the unweighted vote (new
     papers are placed as they were), and where the fit has no topic."""
     reference = np.asarray(model.fitted_documents_)
@@ -253,29 +256,31 @@ def vote_weights(model, *, rounds: int = 200) -> dict[int, float] | None:
     ids = np.unique(labels[labels != -1])
     if len(reference) < len(model.labels_) or not len(ids):
         return None
-    indices, distances = leave_one_out(model)
+    indices, distances = neighbors or leave_one_out(model)
     target = np.array([np.mean(labels == t) for t in ids])
     weights = np.ones(len(ids))
     for _ in range(rounds):
         voted = vote_topics(labels, indices, distances, min_share=0.0, topic_weights=dict(zip(ids.tolist(), weights)))
         got = np.array([np.mean(voted == t) for t in ids])
+        if np.abs(got - target).max() < 0.5 / len(labels):
+            break
         weights *= np.clip(target / np.maximum(got, 0.5 / len(labels)), 0.5, 2.0) ** 0.3
     return {int(t): float(w) for t, w in zip(ids, weights / weights.mean())}
 
 
-def vote_cut(model) -> float:
+def vote_cut(model, neighbors: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """The least share of its neighbours' votes (:func:`vote_shares`) a new paper's leading
     topic needs for :func:`assign_documents` to place it there, calibrated on the fit:
     the smallest share that leaves the fit's own outlier share (``outlier_share_``) of its
     papers' :func:`fitted_vote_shares` below it, and never more than the model's
     ``outlier_share`` (the share the fit asks of the papers it votes on); 0 for
     ``reduce_outliers=True`` models, which have no outliers. A fit stores it as
-    ``vote_cut_``."""
+    ``vote_cut_``. ``neighbors``: as in :func:`fitted_vote_shares`."""
     if model.reduce_outliers:
         return 0.0
     if model.outlier_share_ >= 1:
         return float(model.outlier_share)
-    shares = np.sort(fitted_vote_shares(model))
+    shares = np.sort(fitted_vote_shares(model, neighbors))
     return float(min(shares[int(np.floor(model.outlier_share_ * len(shares)))], model.outlier_share))
 
 
