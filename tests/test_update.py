@@ -181,9 +181,10 @@ def test_the_map_of_where_the_new_year_grew_places_both_sides_alike(first_year, 
 def test_a_year_of_the_same_papers_looks_like_the_old_years():
     """Session 24 (a reviewer's random years of ICLR 2024): the years are drawn at random, so
     the new year is the old years' kind of paper. Its papers faced the neighbour vote at 30 %
-    where the fitted ones had the consensus: 56 % of them were outliers against 0-3 %, and
-    the comparison called a topic's share changed (q = 0.005 here). Now the new year's
-    outlier share is the old years' and no topic changes clearly."""
+    where the fitted ones had the consensus: 56 % of them were outliers against 0-3 %. Now
+    the new year's outlier share is about the old years' and no topic changes clearly
+    (least q 0.64; 0.25 before, so only the outliers fail before here: the ten ICLR
+    splits of benchmarks/README.md show the false trends)."""
     from tests.conftest import synthetic_corpus
 
     rng = np.random.default_rng(2)  # overlapping groups, as the topics of weak embeddings
@@ -198,5 +199,5 @@ def test_a_year_of_the_same_papers_looks_like_the_old_years():
     first = topics.analyze(corpus[old].reset_index(drop=True), embeddings=x[old], random_state=0)
     updated = update(first, corpus[~old].reset_index(drop=True), x[~old])
     outliers = updated.documents.assign(out=updated.documents["topic"] == -1).groupby("year")["out"].mean()
-    assert outliers[2024] <= outliers[[2022, 2023]].max() + 0.08  # measured 0.07 against 0.00 and 0.03; 0.56 before
+    assert outliers[2024] <= outliers[[2022, 2023]].max() + 0.08  # measured 0.061 against 0.000 and 0.025; 0.557 before
     assert updated.comparison.table["q_value"].min() >= 0.05
