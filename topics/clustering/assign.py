@@ -257,11 +257,11 @@ def vote_weights(model, neighbors: tuple[np.ndarray, np.ndarray] | None = None, 
     if len(reference) < len(model.labels_) or not len(ids):
         return None
     indices, distances = neighbors or leave_one_out(model)
-    target = np.array([np.mean(labels == t) for t in ids])
+    target = np.array([np.sum(labels == t) for t in ids]) / np.sum(labels != -1)  # shares among the placed
     weights = np.ones(len(ids))
     for _ in range(rounds):
         voted = vote_topics(labels, indices, distances, min_share=0.0, topic_weights=dict(zip(ids.tolist(), weights)))
-        got = np.array([np.mean(voted == t) for t in ids])
+        got = np.array([np.sum(voted == t) for t in ids]) / max(np.sum(voted != -1), 1)
         if np.abs(got - target).max() < 0.5 / len(labels):
             break
         weights *= np.clip(target / np.maximum(got, 0.5 / len(labels)), 0.5, 2.0) ** 0.3
