@@ -321,3 +321,21 @@ def test_the_neighbour_pool_is_saved_and_older_folders_without_it_load(copy):
     _edit_document(copy, lambda d: d["model"]["$model"]["params"].pop("neighbor_pool"))
     _rehash(copy)
     assert load(copy).model.neighbor_pool is None
+
+
+def test_the_vote_cut_is_saved_and_older_folders_without_it_assign_by_the_old_rule(fitted, copy, sample_corpus):
+    """Session 24: ``vote_cut_`` (the calibrated least vote share of a new paper's topic) and
+    ``vote_weights_`` are saved; a folder saved before they existed loads without them, and
+    assigns as then, by the unweighted vote at ``outlier_share``."""
+    from topics.clustering.assign import assign_documents, vote_cut
+
+    loaded = load(copy).model
+    assert loaded.vote_cut_ == fitted.model.vote_cut_ == vote_cut(fitted.model)
+    new = np.asarray(fitted.embeddings)[::-1] + np.float32(1e-3)  # not the fitted vectors: the vote places them
+    assert loaded.vote_weights_ == fitted.model.vote_weights_ and loaded.vote_weights_
+    _edit_document(copy, lambda d: [d["model"]["$model"]["state"].pop(k) for k in ("vote_cut_", "vote_weights_")])
+    _rehash(copy)
+    older = load(copy).model
+    assert getattr(older, "vote_cut_", None) is None and getattr(older, "vote_weights_", None) is None
+    older.vote_cut_, older.vote_weights_ = older.outlier_share, None  # the old rule, by hand
+    pd.testing.assert_frame_equal(assign_documents(load(copy).model, new), assign_documents(older, new))

@@ -379,6 +379,8 @@ class SavedState(BaseModel):
     topic_transferred_: dict[int, bool] = {}
     area_transferred_: dict[int, bool] = {}
     embedding_fingerprint_: str | None = None
+    vote_cut_: Share | None = None  # saved since session 24; older analyses assign by outlier_share
+    vote_weights_: dict[int, float] | None = None  # saved since session 24; older analyses: unweighted
 
     @model_validator(mode="after")
     def _shapes_agree(self) -> SavedState:

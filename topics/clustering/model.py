@@ -39,7 +39,7 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from topics.naming.acronyms import find_acronyms
 from topics.clustering.areas import area_rule, topic_areas
-from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, place_runs
+from topics.clustering.assign import NOVELTY_QUANTILE, assign_documents, leave_one_out, place_runs, vote_cut, vote_weights
 from topics.clustering.hierarchy import FixedClusterer, ward_areas, ward_topics
 from topics.clustering.consensus import ConsensusClusterer, extend_labels, membership_confidence
 from topics.naming.terms import PhraseAnalyzer
@@ -195,6 +195,15 @@ class TopicModel(BaseEstimator):
         Share of documents the consensus left without a topic, before reassignment.
     outlier_share_ : float
         Share of documents without a topic in ``labels_``.
+    vote_cut_ : float
+        The least share of its neighbours' votes a new document's topic needs in
+        :meth:`transform` (:func:`topics.clustering.assign.vote_cut`): calibrated so that
+        the same vote, each fitted document left out of its own, leaves ``outlier_share_``
+        of them without a topic.
+    vote_weights_ : dict of int to float or None
+        Each topic's weight in that vote (:func:`topics.clustering.assign.vote_weights`):
+        calibrated so that the vote, each fitted document left out of its own, puts as
+        many of them in each topic as the fit did. ``None`` for a fit with landmarks.
     runs_ : ndarray of int32, shape (4 * n_runs, n_docs)
         The clusterings behind the consensus: each UMAP run read with HDBSCAN at four
         granularities (:func:`topics.clustering.runs.readings`), in their own numbering.
@@ -369,6 +378,7 @@ class TopicModel(BaseEstimator):
         self.fit_texts_ = found["fit_texts"]
         self.embeddings_ = embeddings
         self._set_topics(topics, self._ward_areas(embeddings[fitted], topics[fitted], params))
+        self._calibrate_vote()
 
     def _topics_ordered(self, texts: list[str], embeddings: np.ndarray) -> dict:
         """The topic of each row (in the order given) and what the fit keeps of how it was found:
@@ -439,6 +449,14 @@ class TopicModel(BaseEstimator):
         runs = extend_labels(runs, landmarks, graph)
         reduced = extend_values(reduced, landmarks, graph)
         return topics, core, runs, reduced, graph
+
+    def _calibrate_vote(self) -> None:
+        """``vote_weights_`` and ``vote_cut_``, from one leave-one-out neighbour search
+        (none where neither needs it: a fit with landmarks and ``reduce_outliers``)."""
+        needed = not self.reduce_outliers or len(self.fitted_documents_) == len(self.labels_)
+        neighbors = leave_one_out(self) if needed else None
+        self.vote_weights_ = vote_weights(self, neighbors)
+        self.vote_cut_ = vote_cut(self, neighbors)
 
     def _ward_areas(self, embeddings: np.ndarray, topics: np.ndarray, params: dict) -> Mapping[int, int] | None:
         """With Ward's topics, the areas from the same hierarchy; else ``None`` (the
@@ -562,6 +580,7 @@ class TopicModel(BaseEstimator):
         new.bertopic_.merge_topics(self.fit_texts_, merge)
         renumber = dict(zip(before.tolist(), np.asarray(new.bertopic_.topics_, dtype=int).tolist()))
         new._set_topics(np.array([renumber.get(t, -1) for t in self.labels_.tolist()], dtype=int))
+        new._calibrate_vote()
         return new
 
     def extend(self, corpus: pd.DataFrame | Sequence[str], embeddings: np.ndarray, topics: np.ndarray) -> TopicModel:
