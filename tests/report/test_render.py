@@ -229,7 +229,9 @@ def test_methods_state_the_runs_that_were_made(trend_corpus, trend_analysis):
     assert trend_analysis.settings.params["method"] == "ward"
     runs = trend_analysis.settings.params["n_runs"]
     ward = render_report(trend_analysis)
-    assert f"share of {runs} UMAP + HDBSCAN runs (seeds 0 to {runs - 1})" in ward and "neighbor_pool" not in ward
+    # the confidence reads each run at four granularities, as the Confidence line says
+    assert f"share of {4 * runs} clusterings ({runs} UMAP + HDBSCAN runs with seeds 0 to {runs - 1}, each read at four" in ward
+    assert f"share of the {4 * runs} clusterings ({runs} runs" in ward and "neighbor_pool" not in ward
 
 
 def test_methods_state_a_neighbour_pool_where_the_fit_had_one(trend_corpus):
