@@ -3,7 +3,7 @@
 400 papers in 15 topics, their years drawn at random over 3, 5 and 10 years (200 corpora
 each): in how many does :func:`topics.stats.detect_bursts` find some burst (Kleinberg's
 automaton alone), and in how many does a burst pass its test (``q_value`` < 0.05,
-:func:`topics.stats.bursts.clear_bursts`, what the report and the summary tell)?
+:func:`topics.stats.narration.clear_bursts`, what the report and the summary tell)?
 Results: benchmarks/README.md, "Bursts tested against chance (session 24)".
 
     python benchmarks/bursts_null.py --corpora 200 --seed 1
@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> None:
     import numpy as np
     import pandas as pd
 
-    from topics.stats.bursts import clear_bursts, detect_bursts
+    from topics.stats.bursts import detect_bursts
+    from topics.stats.narration import clear_bursts
 
     rng = np.random.default_rng(args.seed)
     for n_years in (3, 5, 10):

@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from tests.conftest import make_trend_documents
-from topics.stats.bursts import burst_p_values, clear_bursts, detect_bursts, kleinberg_states
+from topics.stats.bursts import burst_p_values, detect_bursts, kleinberg_states
+from topics.stats.narration import clear_bursts
 
 
 def brute_force(r, d, s=2.0, gamma=1.0):

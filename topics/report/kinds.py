@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from topics.registry import find, register
-from topics.stats.bursts import clear_bursts
 from topics.stats.comparison import Comparison
+from topics.stats.narration import clear_bursts
 
 __all__ = ["KINDS", "ComparisonView", "file_stem", "register_kind", "rows", "tag", "title", "view"]
 

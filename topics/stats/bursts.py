@@ -24,7 +24,7 @@ against its papers in the others (one-sided Fisher's exact test, the hypergeomet
 multiplied by the number of spans of consecutive years the automaton could have chosen
 (a Bonferroni bound over the scan, since the span was chosen by looking at the counts),
 and Benjamini-Hochberg over the topics tested. The report tells only the bursts with
-``q_value`` under 0.05.
+``q_value`` under 0.05 (:func:`topics.stats.narration.clear_bursts`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import pandas as pd
 from topics.stats.rising import is_single_word, nested_phrases
 from topics.stats.trends import benjamini_hochberg, topic_labels
 
-__all__ = ["BURST_COLUMNS", "PHRASE_BURST_COLUMNS", "burst_p_values", "clear_bursts", "detect_bursts", "kleinberg_states", "phrase_bursts"]
+__all__ = ["BURST_COLUMNS", "PHRASE_BURST_COLUMNS", "burst_p_values", "detect_bursts", "kleinberg_states", "phrase_bursts"]
 
 #: The columns of :func:`detect_bursts`.
 BURST_COLUMNS = ["topic", "label", "start", "end", "share_burst", "share_all", "weight", "p_value", "q_value"]
@@ -192,14 +192,6 @@ def detect_bursts(
     p, q = burst_p_values(spans, n_docs=int(totals.sum()), n_batches=len(batches), n_tested=len(counts))
     table = pd.DataFrame(rows, columns=columns[:-2]).assign(p_value=p, q_value=q)
     return table.sort_values("weight", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def clear_bursts(bursts: pd.DataFrame | None, *, alpha: float = 0.05) -> pd.DataFrame:
-    """The bursts of :func:`detect_bursts` that chance does not explain (``q_value`` under
-    ``alpha``); none from a table without q-values (an analysis saved before the test)."""
-    if bursts is None or "q_value" not in bursts.columns:
-        return pd.DataFrame(columns=BURST_COLUMNS)
-    return bursts[bursts["q_value"] < alpha]
 
 
 def burst_p_values(spans, *, n_docs: int, n_batches: int, n_tested: int) -> tuple[np.ndarray, np.ndarray]:

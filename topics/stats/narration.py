@@ -17,6 +17,7 @@ import pandas as pd
 __all__ = [
     "MAX_SIZES_LISTED",
     "capitalize",
+    "clear_bursts",
     "describe_change",
     "describe_trend",
     "narrate_areas",
@@ -281,6 +282,15 @@ def describe_trend(
     )
 
 
+def clear_bursts(bursts: pd.DataFrame | None, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The bursts of :func:`topics.stats.bursts.detect_bursts` that chance does not explain
+    (``q_value`` under ``alpha``), the ones the report tells; none from a table without
+    q-values (an analysis saved before the test) or from none."""
+    if bursts is None:
+        return pd.DataFrame(columns=["topic", "label", "start", "end", "share_burst", "share_all"])
+    return bursts[bursts["q_value"] < alpha] if "q_value" in bursts.columns else bursts.iloc[:0]
+
+
 def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int = 5, alpha: float = 0.05) -> list[str]:
     """Summarise a :class:`~topics.stats.comparison.Trend`: how many topics moved clearly
     and how, then each rising and fading topic (at most ``max_items`` each; its shares in
@@ -331,8 +341,8 @@ def narrate_trend(trend, *, bursts: pd.DataFrame | None = None, max_items: int =
             f"With {min(sizes.values()):,} papers in the smallest {unit}, slopes of this size are within what chance allows; "
             "the intervals show the range of trends the data are compatible with."
         )
-    if bursts is not None and "q_value" in bursts.columns:  # untested bursts (saved before the test) are not told
-        bursts = bursts[bursts["q_value"] < alpha]
+    bursts = clear_bursts(bursts, alpha=alpha)
+    if len(bursts):
         quiet = comparison.loc[~comparison["trend"].isin(["emerging", "growing", "fading"]), "topic"]
         surges = bursts[bursts["topic"].isin(quiet)].head(max_items)
         for row in surges.itertuples(index=False):
